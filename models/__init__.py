@@ -1,0 +1,28 @@
+"""The nouns of the toolkit: exact finite models of Pufferfish privacy.
+
+See ``DESIGN.md`` (layout, exactness policy) and ``000_65109fe28ca61d17.txt`` §2 for the
+definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
+"""
+
+from models.distribution import Distribution, product_distribution
+from models.errors import ModelError, TooLargeError, UnsupportedError
+from models.kernel import KernelTable
+from models.mechanisms import (Composition, FunctionMechanism, GeometricNoise, Mechanism,
+                               PostProcessed, Query, QueryMechanism, RandomizedResponse, Repeated,
+                               TableMechanism, compose, repeat, tabulate)
+from models.model import PufferfishModel
+from models.numbers import INFINITY, epsilon_str, exact, fraction_str, probability
+from models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior, Prior,
+                           TablePrior, UniformPrior)
+from models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
+from models.universe import DEFAULT_MAX_DATASETS, Universe
+
+__all__ = [
+    "Distribution", "product_distribution", "ModelError", "TooLargeError", "UnsupportedError",
+    "KernelTable", "Composition", "FunctionMechanism", "GeometricNoise", "Mechanism",
+    "PostProcessed", "Query", "QueryMechanism", "RandomizedResponse", "Repeated",
+    "TableMechanism", "compose", "repeat", "tabulate", "PufferfishModel", "INFINITY",
+    "epsilon_str", "exact", "fraction_str", "probability", "IndependentPrior", "IntervalBlock",
+    "IntervalFamily", "MarkovPrior", "Prior", "TablePrior", "UniformPrior", "Secret",
+    "SecretPair", "entry_pairs", "entry_secrets", "DEFAULT_MAX_DATASETS", "Universe",
+]

@@ -1,0 +1,76 @@
+"""A mechanism's kernel tabulated over a list of datasets, as integers over one denominator.
+
+Audits read ``Pr[M(D) = ω]`` for every dataset ``D`` and output ω many times.  Doing that with
+``Fraction`` arithmetic costs a gcd per operation; instead the table is stored as integers
+``rows[d][o] = Pr[M(D_d) = ω_o] · denominator`` with ``denominator`` the least common multiple of
+all the probabilities' denominators.  Ratios of kernel entries are ratios of these integers (the
+common denominator cancels), and sums weighted by an integer-scaled prior stay integers, so an
+audit is exact integer arithmetic.  Building the table is one pass over the kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+from models.errors import TooLargeError
+from models.mechanisms import Mechanism, Output
+from models.universe import Dataset
+
+DEFAULT_MAX_OUTPUTS = 10**6
+
+
+@dataclass(frozen=True)
+class KernelTable:
+    """``rows[d][o] / denominator = Pr[M(datasets[d]) = outputs[o]]``."""
+
+    mechanism: Mechanism
+    datasets: tuple[Dataset, ...]
+    dataset_index: dict
+    outputs: tuple[Output, ...]
+    output_index: dict
+    rows: tuple[tuple[int, ...], ...]
+    denominator: int
+
+    @classmethod
+    def build(cls, mechanism: Mechanism, datasets: Sequence[Dataset],
+              max_outputs: int = DEFAULT_MAX_OUTPUTS) -> "KernelTable":
+        """Tabulate ``mechanism`` on ``datasets``: O(Σ_D |supp M(D)| + |datasets|·|outputs|)."""
+        datasets = tuple(datasets)
+        distributions = [mechanism.distribution(d) for d in datasets]
+        output_index: dict = {}
+        denominators = set()
+        for dist in distributions:
+            for output, p in dist.items():
+                if output not in output_index:
+                    output_index[output] = len(output_index)
+                    if len(output_index) > max_outputs:
+                        raise TooLargeError(
+                            f"mechanism {mechanism.name!r} has more than {max_outputs:,} outputs "
+                            f"on these datasets; raise the limit with --max-outputs")
+                denominators.add(p.denominator)
+        denominator = lcm(*denominators) if denominators else 1
+        width = len(output_index)
+        rows = []
+        for dist in distributions:
+            row = [0] * width
+            for output, p in dist.items():
+                row[output_index[output]] = p.numerator * (denominator // p.denominator)
+            rows.append(tuple(row))
+        return cls(mechanism, datasets, {d: k for k, d in enumerate(datasets)},
+                   tuple(output_index), output_index, tuple(rows), denominator)
+
+    def prob(self, dataset: Dataset, output: Output) -> Fraction:
+        """``Pr[M(dataset) = output]`` as a Fraction."""
+        o = self.output_index.get(output)
+        if o is None:
+            return Fraction(0)
+        return Fraction(self.rows[self.dataset_index[dataset]][o], self.denominator)
+
+
+def integer_weights(weights: Sequence[Fraction]) -> tuple[list[int], int]:
+    """Scale rationals to integers over their least common denominator: ``(ints, denominator)``."""
+    denominator = lcm(*(w.denominator for w in weights)) if weights else 1
+    return [w.numerator * (denominator // w.denominator) for w in weights], denominator

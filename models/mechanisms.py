@@ -1,0 +1,354 @@
+"""Mechanisms as exact kernels: dataset → distribution over outputs (``000_65109fe28ca61d17.txt`` §2).
+
+A mechanism ``M`` maps each dataset ``D`` to the exact distribution of ``M(D)``.  Constructors:
+
+* :class:`TableMechanism` — an explicit kernel, one row per dataset;
+* :class:`QueryMechanism` — a deterministic query (``sum``, ``count``, ``parity``, ``identity``,
+  ``attribute``) optionally followed by noise;
+* :class:`GeometricNoise` — two-sided geometric noise ``Pr[Z = z] = (1−α)/(1+α)·α^|z|`` added to an
+  integer query, the result clamped to ``[min, max]`` with the clamped mass on the ends;
+* :class:`RandomizedResponse` — per entry: report the true value with probability ``keep``,
+  otherwise a uniformly random *other* value of the attribute's domain;
+* :class:`Composition` — independent runs on the same dataset, the output is the tuple of outputs
+  (``repeat(k)`` is the composition of ``k`` copies);
+* :class:`PostProcessed` — a stochastic map applied to a mechanism's output;
+* :class:`FunctionMechanism` — any Python function returning a :class:`Distribution` (builders).
+
+Kernels are computed on demand, one dataset at a time, and cached.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
+
+from models.distribution import Distribution, product_distribution
+from models.errors import ModelError
+from models.numbers import fraction_str
+from models.universe import Dataset, Universe
+
+Output = Hashable
+
+
+class Mechanism(ABC):
+    """A randomized algorithm with an exact kernel ``D ↦ Pr[M(D) = ·]``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._cache: dict[Dataset, Distribution] = {}
+
+    def distribution(self, dataset: Dataset) -> Distribution:
+        """The exact output distribution of ``M(dataset)``."""
+        cached = self._cache.get(dataset)
+        if cached is None:
+            cached = self._compute(dataset)
+            self._cache[dataset] = cached
+        return cached
+
+    def prob(self, dataset: Dataset, output: Output) -> Fraction:
+        """``Pr[M(dataset) = output]``."""
+        return self.distribution(dataset).prob(output)
+
+    @abstractmethod
+    def _compute(self, dataset: Dataset) -> Distribution:
+        """Compute the output distribution for one dataset (uncached)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict:
+        """The model-file form (composite mechanisms refer to their parts by name)."""
+
+    def parts(self) -> tuple["Mechanism", ...]:
+        """Mechanisms this one is built from (for writers that must emit them too)."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class TableMechanism(Mechanism):
+    """A mechanism given by an explicit kernel: one output distribution per dataset."""
+
+    def __init__(self, name: str, rows: Mapping[Dataset, Distribution]) -> None:
+        super().__init__(name)
+        self.rows = dict(rows)
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        try:
+            return self.rows[dataset]
+        except KeyError:
+            raise ModelError(f"the kernel has no row for dataset {list(dataset)}",
+                             f"mechanisms.{self.name}.table") from None
+
+    def to_dict(self) -> dict:
+        return {"table": [[list(d), [[_jsonable(o), fraction_str(p)] for o, p in dist.items()]]
+                          for d, dist in self.rows.items()]}
+
+
+class Query:
+    """A deterministic query on datasets, restricted to some attributes.
+
+    ``sum``: sum of the values; ``count``: how many values equal ``value`` (default 1);
+    ``parity``: sum mod 2 of integer values; ``identity``: the tuple of values;
+    ``attribute``: the value of one attribute.
+    """
+
+    KINDS = ("sum", "count", "parity", "identity", "attribute")
+
+    def __init__(self, kind: str, universe: Universe, attributes: Sequence[str] | None = None,
+                 value: object = 1, path: str = "") -> None:
+        if kind not in self.KINDS:
+            raise ModelError(f"unknown query {kind!r}; choose one of {list(self.KINDS)}", path)
+        names = list(attributes) if attributes is not None else list(universe.attributes)
+        if kind == "attribute" and len(names) != 1:
+            raise ModelError("the 'attribute' query reads exactly one attribute", path)
+        if not names:
+            raise ModelError("the query reads no attribute", path)
+        self.kind = kind
+        self.attribute_names = tuple(names)
+        self.positions = tuple(universe.index(a, path) for a in names)
+        self.value = value
+        if kind in ("sum", "parity"):
+            for position in self.positions:
+                for v in universe.domains[position]:
+                    if isinstance(v, bool) or not isinstance(v, int | Fraction):
+                        raise ModelError(f"the {kind!r} query needs numeric values, attribute "
+                                         f"{universe.attributes[position]!r} has {v!r}", path)
+                    if kind == "parity" and not isinstance(v, int):
+                        raise ModelError("the 'parity' query needs integer values", path)
+
+    def __call__(self, dataset: Dataset) -> Output:
+        values = [dataset[i] for i in self.positions]
+        if self.kind == "sum":
+            return sum(values)
+        if self.kind == "count":
+            return sum(1 for v in values if v == self.value)
+        if self.kind == "parity":
+            return sum(values) % 2
+        if self.kind == "identity":
+            return tuple(values)
+        return values[0]
+
+    def to_dict(self, universe_attributes: Sequence[str]) -> object:
+        if self.kind == "attribute":
+            return {"attribute": self.attribute_names[0]}
+        body: dict = {}
+        if list(self.attribute_names) != list(universe_attributes):
+            body["attributes"] = list(self.attribute_names)
+        if self.kind == "count" and self.value != 1:
+            body["value"] = self.value
+        return {self.kind: body} if body else self.kind
+
+
+class GeometricNoise:
+    """Two-sided geometric noise on integers, clamped to ``[low, high]``.
+
+    ``Pr[Z = z] = (1−α)/(1+α) · α^|z|`` for integer ``z``; the output is
+    ``clamp(q + Z, low, high)``.  Tail masses are closed forms: for ``t ≥ 1``,
+    ``Pr[Z ≥ t] = α^t / (1+α)``, so the clamped ends get exact rational mass.
+    """
+
+    def __init__(self, alpha: Fraction, low: int, high: int, path: str = "") -> None:
+        if not 0 <= alpha < 1:
+            raise ModelError(f"alpha must satisfy 0 <= alpha < 1, got {fraction_str(alpha)}",
+                             f"{path}.alpha")
+        if low > high:
+            raise ModelError(f"min {low} is larger than max {high}", path)
+        self.alpha, self.low, self.high = alpha, low, high
+
+    def _tail_at_least(self, t: int) -> Fraction:
+        """``Pr[Z ≥ t]``."""
+        a = self.alpha
+        if t >= 1:
+            return a ** t / (1 + a)
+        return 1 - a ** (1 - t) / (1 + a)
+
+    def around(self, centre: int) -> Distribution:
+        """The distribution of ``clamp(centre + Z, low, high)``."""
+        a = self.alpha
+        scale = (1 - a) / (1 + a)
+        probs: dict[Output, Fraction] = {}
+        if self.low == self.high:
+            return Distribution.point(self.low)
+        probs[self.low] = self._tail_at_least(centre - self.low)     # Z <= low - centre
+        probs[self.high] = self._tail_at_least(self.high - centre)   # Z >= high - centre
+        for y in range(self.low + 1, self.high):
+            probs[y] = scale * a ** abs(y - centre)
+        return Distribution(probs)
+
+    def to_dict(self) -> dict:
+        return {"geometric": {"alpha": fraction_str(self.alpha), "min": self.low,
+                              "max": self.high}}
+
+
+class QueryMechanism(Mechanism):
+    """A deterministic query, optionally followed by noise on its (integer) answer."""
+
+    def __init__(self, name: str, universe: Universe, query: Query,
+                 noise: GeometricNoise | None = None) -> None:
+        super().__init__(name)
+        self.universe, self.query, self.noise = universe, query, noise
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        answer = self.query(dataset)
+        if self.noise is None:
+            return Distribution.point(answer)
+        if isinstance(answer, bool) or not isinstance(answer, int):
+            raise ModelError(f"geometric noise needs an integer query answer, got {answer!r}",
+                             f"mechanisms.{self.name}.noise")
+        return self.noise.around(answer)
+
+    def to_dict(self) -> dict:
+        body: dict = {"query": self.query.to_dict(self.universe.attributes)}
+        if self.noise is not None:
+            body["noise"] = self.noise.to_dict()
+        return body
+
+
+class RandomizedResponse(Mechanism):
+    """Per-entry randomized response.
+
+    Each attribute is reported truthfully with probability ``keep`` and otherwise replaced by a
+    uniformly random other value of its domain (a one-value domain is always reported as is).  The
+    output is the tuple of reports; its support has ``Π |domain_i|`` elements.
+    """
+
+    def __init__(self, name: str, universe: Universe, keep: Fraction,
+                 attributes: Sequence[str] | None = None, path: str = "") -> None:
+        super().__init__(name)
+        if not 0 <= keep <= 1:
+            raise ModelError(f"keep must be a probability, got {fraction_str(keep)}", f"{path}.keep")
+        self.universe, self.keep = universe, keep
+        names = list(attributes) if attributes is not None else list(universe.attributes)
+        self.positions = tuple(universe.index(a, path) for a in names)
+
+    def entry_distribution(self, position: int, value: object) -> Distribution:
+        """The report distribution of one entry holding ``value``."""
+        others = [v for v in self.universe.domains[position] if v != value]
+        if not others:
+            return Distribution.point(value)
+        share = (1 - self.keep) / len(others)
+        probs = {value: self.keep}
+        probs.update({v: share for v in others})
+        return Distribution(probs)
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        return product_distribution(self.entry_distribution(i, dataset[i]) for i in self.positions)
+
+    def to_dict(self) -> dict:
+        body: dict = {"keep": fraction_str(self.keep)}
+        if len(self.positions) != self.universe.width:
+            body["attributes"] = [self.universe.attributes[i] for i in self.positions]
+        return {"per_entry": {"randomized_response": body}}
+
+
+class Composition(Mechanism):
+    """Independent runs of several mechanisms on the same dataset; the output is their tuple."""
+
+    def __init__(self, name: str, mechanisms: Sequence[Mechanism]) -> None:
+        super().__init__(name)
+        if not mechanisms:
+            raise ModelError("a composition needs at least one mechanism", f"mechanisms.{name}")
+        self.mechanisms = tuple(mechanisms)
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        return product_distribution(m.distribution(dataset) for m in self.mechanisms)
+
+    def to_dict(self) -> dict:
+        return {"compose": [m.name for m in self.mechanisms]}
+
+    def parts(self) -> tuple[Mechanism, ...]:
+        return self.mechanisms
+
+
+class Repeated(Composition):
+    """``k`` independent runs of one mechanism (``repeat(k)``)."""
+
+    def __init__(self, name: str, mechanism: Mechanism, times: int) -> None:
+        if times < 1:
+            raise ModelError(f"times must be at least 1, got {times}", f"mechanisms.{name}.repeat")
+        super().__init__(name, [mechanism] * times)
+        self.base, self.times = mechanism, times
+
+    def to_dict(self) -> dict:
+        return {"repeat": {"mechanism": self.base.name, "times": self.times}}
+
+
+def repeat(mechanism: Mechanism, times: int, name: str | None = None) -> Repeated:
+    """``times`` independent runs of ``mechanism`` on the same dataset."""
+    return Repeated(name or f"{mechanism.name}^{times}", mechanism, times)
+
+
+def compose(mechanisms: Sequence[Mechanism], name: str | None = None) -> Composition:
+    """The joint release of independent runs of ``mechanisms``."""
+    return Composition(name or "+".join(m.name for m in mechanisms), mechanisms)
+
+
+class PostProcessed(Mechanism):
+    """``A ∘ M``: the stochastic map ``A`` (output of ``M`` → distribution) applied to ``M``."""
+
+    def __init__(self, name: str, mechanism: Mechanism,
+                 mapping: Mapping[Output, Distribution] | Callable[[Output], Distribution]) -> None:
+        super().__init__(name)
+        self.base = mechanism
+        self.mapping = mapping
+
+    def apply(self, output: Output) -> Distribution:
+        """The distribution of ``A(output)``."""
+        if callable(self.mapping):
+            return self.mapping(output)
+        try:
+            return self.mapping[output]
+        except KeyError:
+            raise ModelError(f"the post-processing map has no entry for output {_jsonable(output)!r}",
+                             f"mechanisms.{self.name}.postprocess.map") from None
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        inner = self.base.distribution(dataset)
+        return Distribution.mixture((p, self.apply(output)) for output, p in inner.items())
+
+    def to_dict(self) -> dict:
+        if callable(self.mapping):
+            raise ModelError(f"mechanism {self.name!r} post-processes with a Python function, "
+                             "which a model file cannot hold; tabulate it first")
+        return {"postprocess": {"mechanism": self.base.name,
+                                "map": [[_jsonable(o), [[_jsonable(y), fraction_str(p)]
+                                                        for y, p in dist.items()]]
+                                        for o, dist in self.mapping.items()]}}
+
+    def parts(self) -> tuple[Mechanism, ...]:
+        return (self.base,)
+
+
+class FunctionMechanism(Mechanism):
+    """A mechanism defined by a Python function ``dataset -> Distribution`` (for builders)."""
+
+    def __init__(self, name: str, function: Callable[[Dataset], Distribution],
+                 description: str = "") -> None:
+        super().__init__(name)
+        self.function = function
+        self.description = description
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        return self.function(dataset)
+
+    def to_dict(self) -> dict:
+        raise ModelError(f"mechanism {self.name!r} is a Python function; tabulate it over the "
+                         "universe to write it to a model file")
+
+
+def tabulate(mechanism: Mechanism, datasets: Sequence[Dataset], name: str | None = None) -> TableMechanism:
+    """The same kernel written out as a table over ``datasets``."""
+    return TableMechanism(name or mechanism.name, {d: mechanism.distribution(d) for d in datasets})
+
+
+def _jsonable(value: object) -> object:
+    """An output as JSON can hold it: tuples become lists, Fractions strings."""
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Fraction):
+        return fraction_str(value)
+    return value
+
+
+jsonable_output = _jsonable

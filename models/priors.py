@@ -1,0 +1,328 @@
+"""Priors over datasets and prior families Θ (``000_65109fe28ca61d17.txt`` §2, §4 Example 4.3).
+
+A prior θ is a distribution over the universe 𝒰.  Four kinds are built in:
+
+* :class:`TablePrior` — an explicit list of ``(dataset, probability)``;
+* :class:`IndependentPrior` — attributes independent, one marginal per attribute;
+* :class:`MarkovPrior` — a Markov chain over the attributes in order: an initial distribution for
+  the first attribute and a transition kernel for each step (the same one for a homogeneous chain);
+* :class:`UniformPrior` — uniform over the universe.
+
+Structured priors compute ``Pr[D | θ]`` without enumerating 𝒰, so a chain over thousands of
+attributes loads at once; :meth:`Prior.support` enumerates only when a computation needs it, and
+refuses (with the size) beyond the dataset limit.
+
+A prior *family* is a finite set of named priors plus, optionally, :class:`IntervalFamily` members:
+the infinite families of Example 4.3, where for each secret its datasets are split into blocks, the
+conditional mass ``Pr[block | s, θ]`` of each block ranges over an interval, and ``θ(·|s)`` is any
+distribution meeting those intervals.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product as cartesian
+from math import prod
+
+from models.distribution import Distribution
+from models.errors import ModelError, TooLargeError
+from models.numbers import fraction_str
+from models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, Value
+
+
+class Prior(ABC):
+    """A prior θ over datasets: ``probability(D) = Pr[Data = D | θ]``."""
+
+    name: str
+
+    @abstractmethod
+    def probability(self, dataset: Dataset) -> Fraction:
+        """``Pr[Data = dataset | θ]``."""
+
+    @abstractmethod
+    def support_bound(self) -> int:
+        """An upper bound on the number of datasets of positive probability (no enumeration)."""
+
+    @abstractmethod
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        """Every dataset of positive probability with its probability."""
+
+    def support(self, limit: int = DEFAULT_MAX_DATASETS) -> Iterator[tuple[Dataset, Fraction]]:
+        """Enumerate ``(D, Pr[D | θ])`` over the support, refusing beyond ``limit`` datasets."""
+        bound = self.support_bound()
+        if bound > limit:
+            raise TooLargeError(
+                f"prior {self.name!r} may give positive probability to {bound:,} datasets, more "
+                f"than the limit of {limit:,}; raise it with --max-datasets")
+        return self._support()
+
+    def distribution(self, limit: int = DEFAULT_MAX_DATASETS) -> Distribution:
+        """The prior as an explicit :class:`Distribution` over datasets."""
+        return Distribution._trusted(dict(self.support(limit)))
+
+    @abstractmethod
+    def to_dict(self) -> dict:
+        """The model-file form of this prior."""
+
+
+@dataclass(frozen=True)
+class TablePrior(Prior):
+    """A prior given by an explicit distribution over datasets."""
+
+    name: str
+    table: Distribution
+
+    def probability(self, dataset: Dataset) -> Fraction:
+        return self.table.prob(dataset)
+
+    def support_bound(self) -> int:
+        return len(self.table)
+
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        return iter(self.table.items())
+
+    def to_dict(self) -> dict:
+        return {"table": [[list(d), fraction_str(p)] for d, p in self.table.items()]}
+
+
+@dataclass(frozen=True)
+class IndependentPrior(Prior):
+    """Attributes drawn independently: ``Pr[D] = Π_i P_i(D_i)``."""
+
+    name: str
+    attributes: tuple[str, ...]
+    marginals: tuple[Distribution, ...]
+
+    def probability(self, dataset: Dataset) -> Fraction:
+        p = Fraction(1)
+        for value, marginal in zip(dataset, self.marginals):
+            p *= marginal.prob(value)
+            if not p:
+                break
+        return p
+
+    def support_bound(self) -> int:
+        return prod(len(m) for m in self.marginals)
+
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        for combination in cartesian(*(m.items() for m in self.marginals)):
+            p = Fraction(1)
+            for _, q in combination:
+                p *= q
+            yield tuple(v for v, _ in combination), p
+
+    def to_dict(self) -> dict:
+        return {"independent": {a: {str(v): fraction_str(p) for v, p in m.items()}
+                                for a, m in zip(self.attributes, self.marginals)}}
+
+
+@dataclass(frozen=True)
+class MarkovPrior(Prior):
+    """A Markov chain over the attributes in order.
+
+    ``Pr[D] = P_0(D_1) Π_{t=1}^{n-1} T_t(D_t → D_{t+1})``.  ``transitions[t]`` maps a value of
+    attribute ``t`` to the distribution of attribute ``t+1``; a homogeneous chain repeats one kernel
+    (stored once).  Structured algorithms read ``initial`` and ``transitions`` directly.
+    """
+
+    name: str
+    attributes: tuple[str, ...]
+    initial: Distribution
+    transitions: tuple[Mapping[Value, Distribution], ...]
+    homogeneous: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.transitions) != len(self.attributes) - 1:
+            raise ModelError(f"a chain over {len(self.attributes)} attributes needs "
+                             f"{len(self.attributes) - 1} transition kernels, got "
+                             f"{len(self.transitions)}", self.name)
+
+    def probability(self, dataset: Dataset) -> Fraction:
+        p = self.initial.prob(dataset[0])
+        for step, kernel in enumerate(self.transitions):
+            if not p:
+                return p
+            row = kernel.get(dataset[step])
+            p *= row.prob(dataset[step + 1]) if row is not None else 0
+        return p
+
+    def support_bound(self) -> int:
+        bound = len(self.initial)
+        for kernel in self.transitions:
+            bound *= max((len(row) for row in kernel.values()), default=0)
+            if bound > 10**18:
+                return bound
+        return bound
+
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        def extend(prefix: tuple, p: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+            step = len(prefix) - 1
+            if step == len(self.transitions):
+                yield prefix, p
+                return
+            row = self.transitions[step].get(prefix[-1])
+            if row is None:
+                return
+            for value, q in row.items():
+                yield from extend(prefix + (value,), p * q)
+
+        for value, p in self.initial.items():
+            yield from extend((value,), p)
+
+    def to_dict(self) -> dict:
+        def kernel_dict(kernel: Mapping[Value, Distribution]) -> dict:
+            return {str(v): {str(w): fraction_str(p) for w, p in row.items()}
+                    for v, row in kernel.items()}
+
+        body: dict = {"initial": {str(v): fraction_str(p) for v, p in self.initial.items()}}
+        if self.homogeneous and self.transitions:
+            body["transition"] = kernel_dict(self.transitions[0])
+        else:
+            body["transitions"] = [kernel_dict(k) for k in self.transitions]
+        return {"markov": body}
+
+
+@dataclass(frozen=True)
+class UniformPrior(Prior):
+    """The uniform prior over the universe."""
+
+    name: str
+    universe: Universe
+
+    def probability(self, dataset: Dataset) -> Fraction:
+        return Fraction(1, self.universe.size) if dataset in self.universe else Fraction(0)
+
+    def support_bound(self) -> int:
+        return self.universe.size
+
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        share = Fraction(1, self.universe.size)
+        for dataset in self.universe.datasets(limit=self.universe.size):
+            yield dataset, share
+
+    def to_dict(self) -> dict:
+        return {"uniform": True}
+
+
+@dataclass(frozen=True)
+class IntervalBlock:
+    """A block of datasets of one secret whose conditional mass lies in ``[lower, upper]``."""
+
+    datasets: tuple[Dataset, ...]
+    lower: Fraction
+    upper: Fraction
+
+
+@dataclass(frozen=True)
+class IntervalFamily:
+    """The prior family of Example 4.3 (``000_65109fe28ca61d17.txt`` §4), generalised.
+
+    For each secret ``s`` named in ``blocks``, the datasets where ``s`` holds are partitioned into
+    blocks ``B_1..B_k`` with intervals ``[l_j, u_j]``; the family contains every prior θ whose
+    conditional ``θ(·|s)`` satisfies ``Pr[B_j | s, θ] ∈ [l_j, u_j]`` for every block, for every
+    listed secret, with any positive ``Pr[s | θ]``.  The secrets must be pairwise disjoint, so the
+    conditionals of different secrets can be chosen independently.
+
+    **Exact extremes over the infinite family.**  ``Pr[ω | s, θ] = Σ_D θ(D|s) P(ω|D)`` is linear in
+    ``q = θ(·|s)``, and the feasible ``q`` form the polytope
+    ``{q ≥ 0, Σ q = 1, l_j ≤ q(B_j) ≤ u_j}``.  For any feasible ``q``,
+    ``Σ_D q(D) v(D) ≤ Σ_j q(B_j) c_j`` with ``c_j = max_{D∈B_j} v(D)``, with equality when each
+    block's mass sits on a maximiser.  The block masses ``m_j = q(B_j)`` range over the box
+    ``[l, u]`` intersected with ``Σ m = 1``, where a linear function is maximised greedily: start at
+    ``m = l`` and pour the remaining ``1 − Σ l`` into blocks in decreasing order of ``c_j`` up to
+    ``u_j`` (an exchange argument: moving mass from a lower ``c`` to a higher ``c`` never hurts).
+    Minimising is the same with increasing order.  Because the two secrets of a pair have
+    independent conditionals, the supremum over θ of ``Pr[ω|s_i,θ] / Pr[ω|s_j,θ]`` is
+    ``max_q Pr[ω|s_i] / min_q Pr[ω|s_j]``, attained by the two extreme conditionals (a vertex
+    prior of the family, returned as the witness).
+    """
+
+    name: str
+    blocks: Mapping[str, tuple[IntervalBlock, ...]]
+
+    def __post_init__(self) -> None:
+        for secret, blocks in self.blocks.items():
+            path = f"priors.{self.name}.interval.{secret}"
+            if not blocks:
+                raise ModelError("a secret needs at least one block", path)
+            low = sum((b.lower for b in blocks), Fraction(0))
+            high = sum((b.upper for b in blocks), Fraction(0))
+            for k, block in enumerate(blocks):
+                if not block.datasets:
+                    raise ModelError("the block has no datasets", f"{path}.{k}")
+                if not 0 <= block.lower <= block.upper <= 1:
+                    raise ModelError(f"the interval [{fraction_str(block.lower)}, "
+                                     f"{fraction_str(block.upper)}] must satisfy "
+                                     f"0 <= lower <= upper <= 1", f"{path}.{k}.mass")
+            if low > 1 or high < 1:
+                raise ModelError(f"no distribution meets the intervals: the lower bounds sum to "
+                                 f"{fraction_str(low)} and the upper bounds to "
+                                 f"{fraction_str(high)}; need lower sum <= 1 <= upper sum", path)
+
+    def extreme_conditional(self, secret: str, values: Mapping[Dataset, Fraction],
+                            maximize: bool) -> tuple[Fraction, Distribution]:
+        """``max`` (or ``min``) of ``Σ_D q(D) values[D]`` over the family's ``q = θ(·|secret)``.
+
+        Returns the extreme value and a conditional distribution attaining it.  Linear in the
+        number of datasets of the secret plus ``k log k`` for the ``k`` blocks.
+        """
+        blocks = self.blocks[secret]
+        best = []
+        for block in blocks:
+            chooser = max if maximize else min
+            dataset = chooser(block.datasets, key=lambda d: values.get(d, Fraction(0)))
+            best.append((values.get(dataset, Fraction(0)), dataset, block))
+        order = sorted(range(len(best)), key=lambda j: best[j][0], reverse=maximize)
+        masses = [block.lower for _, _, block in best]
+        remaining = 1 - sum(masses, Fraction(0))
+        for j in order:
+            if not remaining:
+                break
+            extra = min(remaining, best[j][2].upper - best[j][2].lower)
+            masses[j] += extra
+            remaining -= extra
+        value = sum((m * c for m, (c, _, _) in zip(masses, best)), Fraction(0))
+        conditional = Distribution._trusted(
+            {dataset: m for m, (_, dataset, _) in zip(masses, best) if m})
+        return value, conditional
+
+    def to_dict(self) -> dict:
+        return {"interval": {
+            secret: [{"datasets": [list(d) for d in b.datasets],
+                      "mass": [fraction_str(b.lower), fraction_str(b.upper)]} for b in blocks]
+            for secret, blocks in self.blocks.items()}}
+
+
+PriorLike = Prior | IntervalFamily
+
+
+def check_prior_in_universe(prior: Prior, universe: Universe, limit: int, path: str) -> None:
+    """Validate that a prior puts all its mass on datasets of the universe.
+
+    For a product universe every structured prior over the domains does so by construction; for an
+    explicit universe the support is enumerated (it is bounded by the explicit list's size).
+    """
+    if universe.explicit is None and not isinstance(prior, TablePrior):
+        return
+    for dataset, _ in prior.support(limit):
+        if dataset not in universe:
+            raise ModelError(f"prior gives probability to dataset {list(dataset)}, which is not in "
+                             f"the universe", path)
+
+
+def markov_kernel(rows: Mapping[Value, Distribution], domain: Sequence[Value], path: str) -> dict:
+    """Validate a transition kernel: a row for every domain value, support inside the domain."""
+    kernel = {}
+    for value in domain:
+        if value not in rows:
+            raise ModelError(f"no transition row for value {value!r}", path)
+        row = rows[value]
+        for target in row.support:
+            if target not in domain:
+                raise ModelError(f"transition to {target!r}, which is not in the domain",
+                                 f"{path}.{value}")
+        kernel[value] = row
+    return kernel
