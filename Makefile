@@ -1,0 +1,26 @@
+# Two entry points that set everything up on a fresh machine:
+#   make demo   - the main job on the embedded default example (examples/quickstart.json)
+#   make test   - the test suite
+VENV ?= .venv
+PYTHON ?= python3
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/pufferfish demo
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/python benchmarks/bench_audit.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info
