@@ -194,6 +194,7 @@ def dump_model(model: PufferfishModel, path: str | os.PathLike, *,
             handle.write("\n")
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(handle.name, _file_mode(target))
         os.replace(handle.name, target)
     except BaseException:
         try:
@@ -201,6 +202,16 @@ def dump_model(model: PufferfishModel, path: str | os.PathLike, *,
         except OSError:
             pass
         raise
+
+
+def _file_mode(target: Path) -> int:
+    """The permissions the written file gets: those of the file it replaces, else the usual ones."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,7 +230,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
 def _check_version(data: object) -> None:
     if isinstance(data, dict) and "pufferfish_model" in data:
         version = data["pufferfish_model"]
-        if isinstance(version, bool) or version != FORMAT_VERSION:
+        if type(version) is not int or version != FORMAT_VERSION:
             raise ModelError(f"unsupported model file version {version!r}; this reader supports "
                              f"version {FORMAT_VERSION} (write \"pufferfish_model\": "
                              f"{FORMAT_VERSION})", "pufferfish_model")

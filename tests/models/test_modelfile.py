@@ -17,7 +17,7 @@ from models.mechanisms import (Composition, FunctionMechanism, PostProcessed, Ra
                                Repeated, TableMechanism)
 from models.model import PufferfishModel
 from models.modelfile import dump_model, load_model, model_to_dict, parse_model, schema
-from models.priors import IntervalFamily, MarkovPrior
+from models.priors import IndependentPrior, IntervalFamily, MarkovPrior
 from models.secrets import Secret, SecretPair
 from models.universe import Universe
 
@@ -175,9 +175,8 @@ def test_writer_tabulates_function_mechanisms_and_writes_parts():
     flip = FunctionMechanism("flip", lambda d: Distribution({d[0]: "3/4", 1 - d[0]: "1/4"}))
     twice = Composition("twice", [flip, flip])
     coarse = PostProcessed("coarse", flip, lambda o: Distribution.point(0))
-    model = PufferfishModel(universe, {"u": parse_model(quickstart()).priors["fair"].__class__(
-        "u", ("x",), (Distribution({0: "1/2", 1: "1/2"}),))},
-        secrets, [SecretPair(secrets["x=0"], secrets["x=1"])],
+    prior = IndependentPrior("u", ("x",), (Distribution({0: "1/2", 1: "1/2"}),))
+    model = PufferfishModel(universe, {"u": prior}, secrets, [SecretPair(secrets["x=0"], secrets["x=1"])],
         {"twice": twice, "coarse": coarse})
     written = model_to_dict(model)
     assert written["mechanisms"]["twice"] == {"compose": ["flip", "flip"]}
@@ -593,3 +592,19 @@ def test_model_to_dict_does_not_mutate_model():
     before = copy.copy(model.mechanisms)
     model_to_dict(model)
     assert model.mechanisms == before
+
+
+def test_dump_model_keeps_permissions_of_the_replaced_file(tmp_path):
+    target = tmp_path / "model.json"
+    target.write_text("{}")
+    target.chmod(0o644)
+    dump_model(load_model(QUICKSTART), target)
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
+def test_version_must_be_the_integer_one():
+    data = quickstart()
+    data["pufferfish_model"] = 1.0
+    assert error_of(data).path == "pufferfish_model"
+    data["pufferfish_model"] = True
+    assert error_of(data).path == "pufferfish_model"

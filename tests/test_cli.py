@@ -1,0 +1,112 @@
+"""The command line: exit codes 0/1/2, --json, --output, bad-input messages (DESIGN.md, "Command line")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verify.cli import QUICKSTART, main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def quickstart_data() -> dict:
+    return json.loads(QUICKSTART.read_text())
+
+
+def write(tmp_path: Path, data: object, name: str = "model.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_audit_quickstart_prints_the_exact_levels_of_the_readme(capsys):
+    code, out, _ = run(capsys, "audit", str(QUICKSTART))
+    assert code == 0
+    assert "log(12)" in out and "log(706/137)" in out and "log(1194/31)" in out
+
+
+def test_audit_json_carries_witnesses(capsys):
+    code, out, _ = run(capsys, "audit", str(QUICKSTART), "--json")
+    data = json.loads(out)
+    assert code == 0
+    rr = data["mechanisms"][0]
+    assert rr["pufferfish"]["max_ratio"] == "12"
+    assert rr["pufferfish"]["witness"]["prior"] == "sticky"
+    assert rr["dp"][0]["epsilon"] == "log(3)"
+    assert data["composition"]["joint"]["max_ratio"] == "1194/31"
+
+
+@pytest.mark.parametrize("budget, expected", [("2", 1), ("3.7", 0), ("log(12)", 1),
+                                              ("log(1194/31)", 0), ("3.6510", 1)])
+def test_audit_budget_exit_codes(capsys, budget, expected):
+    # rr needs log 12 ≈ 2.4849, the joint release log(1194/31) ≈ 3.65108
+    code, out, _ = run(capsys, "audit", str(QUICKSTART), "--epsilon", budget)
+    assert code == expected
+    assert ("VIOLATED" in out) == (expected == 1)
+
+
+def test_output_file_is_written_and_not_clobbered_on_error(capsys, tmp_path):
+    target = tmp_path / "result.json"
+    code, _, _ = run(capsys, "audit", str(QUICKSTART), "--output", str(target))
+    assert code == 0
+    good = target.read_text()
+    assert json.loads(good)["check"] == "audit"
+    bad = quickstart_data()
+    bad["priors"]["fair"]["independent"]["x1"]["0"] = "3/4"
+    code, _, err = run(capsys, "audit", write(tmp_path, bad), "--output", str(target))
+    assert code == 2 and "must sum to 1" in err
+    assert target.read_text() == good
+
+
+@pytest.mark.parametrize("mutate, phrase", [
+    (lambda d: d.__setitem__("colour", 1), "colour"),
+    (lambda d: d["priors"]["sticky"]["markov"]["transition"]["1"].__setitem__("0", "2/10"),
+     "priors.sticky.markov.transition.1"),
+    (lambda d: d["priors"]["fair"]["independent"]["x2"].__setitem__("0", 0.5), "string"),
+    (lambda d: d["pairs"].append(["x1=0", "nobody"]), "nobody"),
+    (lambda d: d["secrets"].__setitem__("x1=1", {"where": {"x1": 7}}), "x1"),
+])
+def test_bad_model_files_exit_2_with_a_path_and_no_traceback(capsys, tmp_path, mutate, phrase):
+    data = quickstart_data()
+    mutate(data)
+    code, out, err = run(capsys, "audit", write(tmp_path, data))
+    assert code == 2
+    assert phrase in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_malformed_json_and_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "audit", write(tmp_path, "{not json"))
+    assert code == 2 and "error" in err
+    code, _, err = run(capsys, "audit", str(tmp_path / "absent.json"))
+    assert code == 2 and "absent.json" in err
+
+
+def test_usage_errors_exit_2(capsys):
+    assert run(capsys, "audit")[0] == 2
+    assert run(capsys, "no-such-command")[0] == 2
+    assert run(capsys, "audit", str(QUICKSTART), "--epsilon", "-1")[0] == 2
+    assert run(capsys, "audit", str(QUICKSTART), "--max-datasets", "zero")[0] == 2
+
+
+def test_too_large_universe_is_refused_with_its_size(capsys, tmp_path):
+    data = quickstart_data()
+    data["attributes"] = [f"x{i}" for i in range(1, 41)]
+    data["priors"] = {"fair": {"uniform": True}}
+    data["mechanisms"] = {"sum": data["mechanisms"]["sum"]}
+    code, _, err = run(capsys, "audit", write(tmp_path, data))
+    assert code == 2
+    assert "1,099,511,627,776" in err or "10^12" in err
+    assert "--max-datasets" in err
+
+
+def test_debug_shows_the_traceback(capsys, tmp_path):
+    code, _, err = run(capsys, "audit", write(tmp_path, "[]"), "--debug")
+    assert code == 2 and "Traceback" in err
