@@ -178,12 +178,16 @@ def model_to_dict(model: PufferfishModel, *, max_datasets: int = DEFAULT_MAX_DAT
 
 def dump_model(model: PufferfishModel, path: str | os.PathLike, *,
                max_datasets: int = DEFAULT_MAX_DATASETS) -> None:
-    """Write ``model`` to ``path`` as a model file, atomically.
+    """Write ``model`` to ``path`` as a model file, atomically (see :func:`write_json_atomically`)."""
+    write_json_atomically(model_to_dict(model, max_datasets=max_datasets), path)
+
+
+def write_json_atomically(data: object, path: str | os.PathLike) -> None:
+    """Write ``data`` as JSON to ``path`` without ever leaving a partial file there.
 
     The file is written to a temporary file in the same folder and then moved over ``path`` with
-    :func:`os.replace`, so a failure half-way never leaves a partial file in place of a good one.
+    :func:`os.replace`, so a failure half-way leaves the previous file (if any) untouched.
     """
-    data = model_to_dict(model, max_datasets=max_datasets)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder,

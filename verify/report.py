@@ -1,13 +1,13 @@
-"""Plain-text tables and atomic JSON output for the command line."""
+"""Plain-text tables, progress lines and (re-exported) atomic JSON output for the command line."""
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
+
+from models.modelfile import write_json_atomically
+
+__all__ = ["table", "write_json_atomically", "Progress"]
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -17,21 +17,6 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
-
-
-def write_json_atomically(data: object, path: str | Path) -> None:
-    """Write ``data`` as JSON to ``path`` so that a failure never leaves a partial file there."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(data, stream, indent=2)
-            stream.write("\n")
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
 
 
 class Progress:
