@@ -1,0 +1,7 @@
+"""The papers' claims as executable checks (DESIGN.md, ``proofs_check/``).
+
+Importing the package registers every paper module's claims; use
+:func:`proofs_check.registry.claims_for` and :func:`proofs_check.runner.run_claims`.
+"""
+
+from proofs_check import paper_000  # noqa: F401  (registers the claims of 000_65109fe28ca61d17.txt)

@@ -1,0 +1,129 @@
+"""The claim registry: the papers' statements as executable checks (DESIGN.md, ``proofs_check/``).
+
+A :class:`Claim` is one checkable statement of a paper: an id (``000.thm1.zero_leakage``), the
+paper's file name (as ``../shared/papers/INDEX.md`` names it), the section, the statement in
+words, a generator of finite :class:`Instance` s covering the statement's parameter range, and a
+check that decides the statement on one instance and returns a :class:`ClaimOutcome`.  When the
+statement fails, the outcome carries a counterexample: a model dict (a valid model file, see
+:func:`counterexample_dict`) that can be written out and re-checked.
+
+A check must be able to fail: it computes the quantity the paper talks about with the toolkit's
+exact algorithms and compares it with the paper's value; it is never tuned to make a paper pass.
+Claims that go beyond what the paper states (an observation such as "the bound is attained") are
+registered with ``observation=True``.
+
+Paper modules (``proofs_check/paper_000.py``, ...) call :func:`register` at import;
+``proofs_check/__init__.py`` imports them, so :func:`all_claims` sees every claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.errors import ModelError
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One finite instance a claim is checked on: a readable ``label`` and the ``params`` to build it."""
+
+    label: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """The verdict of a claim on one instance; ``counterexample`` is a model dict when it fails."""
+
+    holds: bool
+    detail: str
+    counterexample: dict | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A paper's statement with a generator of instances and an exact check."""
+
+    id: str
+    paper: str
+    section: str
+    statement: str
+    generate: Callable[[], Iterable[Any]] = field(repr=False, compare=False)
+    check: Callable[[Any], ClaimOutcome] = field(repr=False, compare=False)
+    observation: bool = False
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "paper": self.paper, "section": self.section,
+                "statement": self.statement, "observation": self.observation}
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def register(claim: Claim) -> Claim:
+    """Add ``claim`` to the registry (registering the same object twice is a no-op).
+
+    Raises :class:`ModelError` if another claim already has the same id.
+    """
+    known = _REGISTRY.get(claim.id)
+    if known is not None and known is not claim:
+        raise ModelError(f"a claim with id {claim.id!r} is already registered", "claims")
+    _REGISTRY[claim.id] = claim
+    return claim
+
+
+def all_claims() -> list[Claim]:
+    """Every registered claim, in registration order."""
+    _load_papers()
+    return list(_REGISTRY.values())
+
+
+def _paper_matches(claim: Claim, paper: str) -> bool:
+    wanted = paper.strip()
+    stem = claim.paper[:-4] if claim.paper.endswith(".txt") else claim.paper
+    return wanted in (claim.paper, stem) or stem.split("_", 1)[0] == wanted
+
+
+def claims_for(paper: str | None = None, claim_id: str | None = None) -> list[Claim]:
+    """The registered claims of ``paper`` and/or with id ``claim_id`` (all claims if neither).
+
+    ``paper`` is the paper's file name (``000_65109fe28ca61d17.txt``), its stem, or its number
+    (``000``).  An unknown paper or id raises :class:`ModelError` naming the known ones.
+    """
+    claims = all_claims()
+    if paper is not None:
+        selected = [c for c in claims if _paper_matches(c, paper)]
+        if not selected:
+            papers = sorted({c.paper for c in claims})
+            raise ModelError(f"no claims registered for paper {paper!r}; the papers with claims "
+                             f"are {papers}", "--paper")
+        claims = selected
+    if claim_id is not None:
+        selected = [c for c in claims if c.id == claim_id]
+        if not selected:
+            scope = f" of paper {paper!r}" if paper is not None else ""
+            raise ModelError(f"unknown claim id {claim_id!r}{scope}; the claims are "
+                             f"{[c.id for c in claims]}", "--claim")
+        claims = selected
+    return claims
+
+
+def counterexample_dict(model: Any, description: str) -> dict:
+    """A counterexample as a model dict (a valid model file) whose description says what failed.
+
+    Uses :func:`models.modelfile.model_to_dict`, imported here so the registry loads without it.
+    """
+    try:
+        from models.modelfile import model_to_dict
+    except ImportError:  # pragma: no cover - the writer is part of the toolkit
+        return {"description": description, "model_file": None}
+    data = model_to_dict(model)
+    data["description"] = description
+    return data
+
+
+def _load_papers() -> None:
+    """Import the paper modules so their claims are registered (idempotent)."""
+    import proofs_check  # noqa: F401  (its __init__ imports every paper module)

@@ -1,0 +1,167 @@
+"""Run registered claims on their generated instances and collect a report.
+
+:func:`run_claims` checks every instance of every claim.  Per claim the report keeps the number
+of instances tried, how many violated the statement, how many checks raised an error (a defect,
+never counted as a pass), and the first violation with its counterexample model.  A report
+``holds`` when no instance violated any claim and no check failed to run.
+
+>>> from proofs_check.registry import claims_for          # doctest: +SKIP
+>>> run_claims(claims_for(paper="000")).holds               # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from proofs_check.registry import Claim, ClaimOutcome
+
+MAX_LISTED_VIOLATIONS = 5
+"""How many violated instances a claim result lists by label (all are counted)."""
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """The outcome of one claim over all its instances."""
+
+    claim: Claim
+    instances: int
+    violated: int
+    errors: int
+    first_violation: str | None = None
+    first_counterexample: dict | None = None
+    violations: tuple[str, ...] = ()
+    first_error: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        """No instance violated the claim, no check crashed, and at least one instance ran."""
+        return self.violated == 0 and self.errors == 0 and self.instances > 0
+
+    @property
+    def status(self) -> str:
+        if self.violated:
+            return "violated"
+        if self.errors:
+            return "error"
+        if not self.instances:
+            return "no instances"
+        return "holds"
+
+    def to_dict(self) -> dict:
+        data = {**self.claim.to_dict(), "holds": self.holds, "status": self.status,
+                "instances": self.instances, "violated": self.violated, "errors": self.errors}
+        if self.first_violation is not None:
+            data["first_violation"] = self.first_violation
+            data["counterexample"] = self.first_counterexample
+            data["violations"] = list(self.violations)
+        if self.first_error is not None:
+            data["first_error"] = self.first_error
+        return data
+
+    def explain(self) -> str:
+        tag = " (observation beyond the paper)" if self.claim.observation else ""
+        if self.holds:
+            text = f"{self.claim.id}{tag}: holds on {self.instances}/{self.instances} instances"
+        elif not self.instances:
+            text = f"{self.claim.id}{tag}: NO INSTANCES were generated, nothing was checked"
+        else:
+            parts = []
+            if self.violated:
+                parts.append(f"VIOLATED on {self.violated}/{self.instances} instances")
+            if self.errors:
+                parts.append(f"ERROR: {self.errors}/{self.instances} checks failed to run")
+            text = f"{self.claim.id}{tag}: " + ", ".join(parts)
+        if self.first_violation is not None:
+            text += f"; first violation: {self.first_violation}"
+        if self.first_error is not None:
+            text += f"; error: {self.first_error}"
+        return text
+
+
+@dataclass(frozen=True)
+class ClaimsReport:
+    """Results of a set of claims; ``holds`` when none was violated or failed to run."""
+
+    results: tuple[ClaimResult, ...]
+
+    @property
+    def holds(self) -> bool:
+        return all(r.holds for r in self.results)
+
+    @property
+    def violated(self) -> tuple[ClaimResult, ...]:
+        return tuple(r for r in self.results if not r.holds)
+
+    def result(self, claim_id: str) -> ClaimResult:
+        """The result of the claim with id ``claim_id``."""
+        for r in self.results:
+            if r.claim.id == claim_id:
+                return r
+        raise KeyError(claim_id)
+
+    def to_dict(self) -> dict:
+        return {"check": "claims", "holds": self.holds, "claims": len(self.results),
+                "instances": sum(r.instances for r in self.results),
+                "violated_claims": [r.claim.id for r in self.results if not r.holds],
+                "results": [r.to_dict() for r in self.results]}
+
+    def explain(self) -> str:
+        total = sum(r.instances for r in self.results)
+        head = (f"{len(self.results)} claims on {total} instances: "
+                + ("all hold" if self.holds else f"{len(self.violated)} VIOLATED or failed"))
+        return "\n".join([head] + [f"  {r.explain()}" for r in self.results])
+
+
+def _label(instance: object) -> str:
+    label = getattr(instance, "label", None)
+    return label if isinstance(label, str) else repr(instance)
+
+
+def _error_text(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def run_claim(claim: Claim) -> ClaimResult:
+    """Check ``claim`` on every instance its generator yields."""
+    instances = violated = errors = 0
+    first_violation = first_counterexample = first_error = None
+    violations: list[str] = []
+    try:
+        generated: Iterable[object] = claim.generate()
+        for instance in generated:
+            instances += 1
+            try:
+                outcome = claim.check(instance)
+                if not isinstance(outcome, ClaimOutcome):
+                    raise TypeError(f"the check returned {type(outcome).__name__}, not ClaimOutcome")
+            except Exception as error:  # a crashing check is a defect, reported, never a pass
+                errors += 1
+                if first_error is None:
+                    first_error = f"{_label(instance)}: {_error_text(error)}"
+                continue
+            if not outcome.holds:
+                violated += 1
+                text = f"{_label(instance)}: {outcome.detail}"
+                if first_violation is None:
+                    first_violation, first_counterexample = text, outcome.counterexample
+                if len(violations) < MAX_LISTED_VIOLATIONS:
+                    violations.append(text)
+    except Exception as error:  # the generator itself failed
+        errors += 1
+        if first_error is None:
+            first_error = f"generating instances: {_error_text(error)}"
+    return ClaimResult(claim, instances, violated, errors, first_violation, first_counterexample,
+                       tuple(violations), first_error)
+
+
+def run_claims(claims: Iterable[Claim],
+               progress: Callable[[str], None] | None = None) -> ClaimsReport:
+    """Run every claim; ``progress(claim_id)`` is called after each claim finishes."""
+    results = []
+    for claim in claims:
+        results.append(run_claim(claim))
+        if progress is not None:
+            progress(claim.id)
+    return ClaimsReport(tuple(results))
