@@ -24,7 +24,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product as cartesian
 from math import prod
 
 from models.distribution import Distribution
@@ -108,11 +107,12 @@ class IndependentPrior(Prior):
         return prod(len(m) for m in self.marginals)
 
     def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
-        for combination in cartesian(*(m.items() for m in self.marginals)):
-            p = Fraction(1)
-            for _, q in combination:
-                p *= q
-            yield tuple(v for v, _ in combination), p
+        # grow the products one attribute at a time so shared prefixes are multiplied once
+        layer: list[tuple[tuple, Fraction]] = [((), Fraction(1))]
+        for marginal in self.marginals:
+            items = list(marginal.items())
+            layer = [(prefix + (v,), p * q) for prefix, p in layer for v, q in items]
+        return iter(layer)
 
     def to_dict(self) -> dict:
         return {"independent": {a: {str(v): fraction_str(p) for v, p in m.items()}

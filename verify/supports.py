@@ -16,8 +16,8 @@ Support = list[tuple[Dataset, Fraction]]
 
 
 def prior_supports(model: PufferfishModel, limit: int = DEFAULT_MAX_DATASETS) -> dict[str, Support]:
-    """``{prior name: [(D, θ(D)), ...]}`` for the model's finite priors (cached per limit)."""
-    cache = model.__dict__.setdefault("_support_cache", {})
+    """``{prior name: [(D, θ(D)), ...]}`` for the model's finite priors (cached per model state and limit)."""
+    cache = _cache(model)
     key = ("supports", limit)
     if key not in cache:
         cache[key] = {name: [(d, p) for d, p in prior.support(limit) if d in model.universe]
@@ -27,7 +27,7 @@ def prior_supports(model: PufferfishModel, limit: int = DEFAULT_MAX_DATASETS) ->
 
 def audited_datasets(model: PufferfishModel, limit: int = DEFAULT_MAX_DATASETS) -> list[Dataset]:
     """Every dataset an audit reads: the finite priors' supports and the interval families' blocks."""
-    cache = model.__dict__.setdefault("_support_cache", {})
+    cache = _cache(model)
     key = ("datasets", limit)
     if key not in cache:
         seen: dict[Dataset, None] = {}
@@ -41,3 +41,17 @@ def audited_datasets(model: PufferfishModel, limit: int = DEFAULT_MAX_DATASETS) 
                         seen.setdefault(dataset, None)
         cache[key] = list(seen)
     return cache[key]
+
+
+def _cache(model: PufferfishModel) -> dict:
+    """The model's cache, emptied when its universe or any prior has been replaced since it was filled.
+
+    ``PufferfishModel`` is a mutable container, so the cache remembers the identity of what it was
+    computed from and is dropped when that changes.
+    """
+    fingerprint = (id(model.universe), tuple((n, id(p)) for n, p in model.priors.items()))
+    stored = model.__dict__.get("_support_cache")
+    if stored is None or stored[0] != fingerprint:
+        stored = (fingerprint, {})
+        model.__dict__["_support_cache"] = stored
+    return stored[1]
