@@ -9,19 +9,18 @@ traceback unless ``--debug``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from models.errors import ModelError
 from models.kernel import DEFAULT_MAX_OUTPUTS
 from models.numbers import epsilon_float, fraction_str
 from models.universe import DEFAULT_MAX_DATASETS
-from verify.report import Progress, table, write_json_atomically
+from verify.report import (EXIT_BAD_INPUT, EXIT_OK, Progress, emit as _emit, table,
+                           verdict as _verdict)
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
 QUICKSTART = Path(__file__).resolve().parent.parent / "examples" / "quickstart.json"
 
 
@@ -69,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "mechanism or the joint release exceeds it")
     audit.add_argument("--group", type=_positive_int, help="also compute group-K DP")
     _common(audit)
+    audit.set_defaults(handler=_run_audit)
 
     collapse = sub.add_parser("collapse", help="the privacy-collapse examples of §4 "
                               "(000_65109fe28ca61d17.txt, Examples 4.1–4.3)")
@@ -79,17 +79,29 @@ def build_parser() -> argparse.ArgumentParser:
         collapse.add_argument(f"--{name}", default=default,
                               help=f"interval example bound {name.upper()} (default {default})")
     _common(collapse)
+    collapse.set_defaults(handler=_run_collapse)
 
     theorems = sub.add_parser("theorems", help="check the papers' claims on generated instances")
     theorems.add_argument("--paper", help="paper file name (e.g. 000_65109fe28ca61d17.txt)")
     theorems.add_argument("--claim", help="one claim id (see --list)")
     theorems.add_argument("--list", action="store_true", help="list the registered claims")
     _common(theorems)
+    theorems.set_defaults(handler=_run_theorems)
 
     demo = sub.add_parser("demo", help="the main job on the embedded default: audit "
                           "examples/quickstart.json, run the collapse examples and the claims")
     _common(demo)
+    demo.set_defaults(handler=_run_demo)
+    for module in _command_modules():
+        module.add_parser(sub, _common)
     return parser
+
+
+def _command_modules() -> list:
+    """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
+    its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
+    returns the exit status."""
+    return []
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     try:
         args = build_parser().parse_args(arguments)
-        return _COMMANDS[args.command](args)
+        return args.handler(args)
     except (ModelError, UsageError) as error:
         if debug:
             traceback.print_exc()
@@ -109,19 +121,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error.strerror or error}: {error.filename or ''}".rstrip(": "),
               file=sys.stderr)
         return EXIT_BAD_INPUT
-
-
-def _emit(args: argparse.Namespace, data: dict, text: str) -> None:
-    if args.output:
-        write_json_atomically(data, args.output)
-    if args.json:
-        print(json.dumps(data, indent=2))
-    else:
-        print(text)
-
-
-def _verdict(holds: bool | None) -> int:
-    return EXIT_VIOLATED if holds is False else EXIT_OK
 
 
 def _eps_text(ratio) -> str:
@@ -241,10 +240,6 @@ def _run_demo(args: argparse.Namespace) -> int:
     _emit(args, data, text)
     return _verdict(data["holds"])
 
-
-_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "audit": _run_audit, "collapse": _run_collapse, "theorems": _run_theorems, "demo": _run_demo,
-}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from collections.abc import Sequence
 
 from models.modelfile import write_json_atomically
 
-__all__ = ["table", "write_json_atomically", "Progress"]
+__all__ = ["table", "write_json_atomically", "Progress", "emit", "verdict",
+           "EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED"]
+
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+"""Exit statuses: holds / violated / bad input (DESIGN.md), and 3 for a certified interval that
+straddles the budget (neither verdict is proved)."""
+
+
+def emit(args: argparse.Namespace, data: dict, text: str) -> None:
+    """Print ``text`` (or ``data`` as JSON with ``--json``) and write ``--output`` atomically."""
+    if getattr(args, "output", None):
+        write_json_atomically(data, args.output)
+    if getattr(args, "json", False):
+        print(json.dumps(data, indent=2))
+    else:
+        print(text)
+
+
+def verdict(holds: bool | None) -> int:
+    """Exit status for a check: 1 when it is violated, else 0 (``None`` = only computed)."""
+    return EXIT_VIOLATED if holds is False else EXIT_OK
+
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
