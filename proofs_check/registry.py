@@ -12,7 +12,7 @@ exact algorithms and compares it with the paper's value; it is never tuned to ma
 Claims that go beyond what the paper states (an observation such as "the bound is attained") are
 registered with ``observation=True``.
 
-Paper modules (``proofs_check/paper_000.py``, ...) call :func:`register` at import;
+Paper packages (``proofs_check/paper_000/``, ...) call :func:`register` at import;
 ``proofs_check/__init__.py`` imports them, so :func:`all_claims` sees every claim.
 """
 

@@ -12,7 +12,7 @@ import pytest
 
 from models.collapse import parity_example
 from models.errors import ModelError
-from proofs_check.paper_000 import theorem1_instances, theorem2_instances, theorem3_instances
+from proofs_check.paper_000.collapse import theorem1_instances, theorem2_instances, theorem3_instances
 from proofs_check.registry import (Claim, ClaimOutcome, Instance, all_claims, claims_for,
                                    counterexample_dict, register)
 from proofs_check.runner import run_claims

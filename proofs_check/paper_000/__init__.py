@@ -1,0 +1,4 @@
+"""Claims of ``000_65109fe28ca61d17.txt`` (Bai, He, Gu, Kifer, Maeng — Composition for Pufferfish
+Privacy), one module per part of the paper."""
+
+from proofs_check.paper_000 import collapse  # noqa: F401  (§4, Theorems 1–3)
