@@ -101,7 +101,9 @@ def _command_modules() -> list:
     """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
     its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
     returns the exit status."""
-    return []
+    from verify import nfc_command
+
+    return [nfc_command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

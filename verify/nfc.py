@@ -67,6 +67,7 @@ from verify.supports import audited_datasets, prior_supports
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
 SOLVER_TOLERANCE = 1e-6
+INFINITE_STATUS = "not solved: every dataset of the second secret is ruled out (value +inf)"
 
 OutputKey = tuple  # (mechanism name, output)
 
@@ -80,6 +81,7 @@ class SolverReport:
     dual_value: float | None = None
     constraint_dual_value: float | None = None
     beta_difference: float | None = None
+    solve_seconds: float = 0.0          # the solver's own time (primal + dual), for benchmarks
 
     @property
     def strong_duality(self) -> bool | None:
@@ -174,6 +176,11 @@ class NfcResult:
     notes: tuple[str, ...] = field(default=())
 
     @property
+    def failures(self) -> list[NfcProgram]:
+        """Programs whose LP the solver did not solve (their bounds come from uniform α, β)."""
+        return [p for p in self.programs if p.solver.status not in ("optimal", INFINITE_STATUS)]
+
+    @property
     def holds(self) -> bool | None:
         if self.verdict is None:
             return None
@@ -185,8 +192,7 @@ class NfcResult:
                               "lower_float": self.lower, "upper_float": self.upper},
                 "programs_solved": len(self.programs),
                 "one_hot_everywhere": all(p.one_hot for p in self.programs if not p.infinite),
-                "solver_failures": [p.to_dict() for p in self.programs
-                                    if p.solver.status != "optimal"],
+                "solver_failures": [p.to_dict() for p in self.failures],
                 "witness": self.witness.to_dict() if self.witness else None,
                 "programs": [p.to_dict() for p in self.programs],
                 "skipped": [{"direction": a, "prior": b, "reason": c} for a, b, c in self.skipped],
@@ -209,7 +215,7 @@ class NfcResult:
                          f"{'infinite — the outputs can rule ' + w.second + ' out' if w.infinite else kind}")
             if not w.infinite:
                 lines.append(f"  constraint (Equation 1): {w.describe_constraint()}")
-        failures = [p for p in self.programs if p.solver.status != "optimal"]
+        failures = self.failures
         if failures:
             lines.append(f"  solver failures: {len(failures)} programs (bounds from uniform α, β)")
         if self.verdict is not None:
@@ -261,8 +267,9 @@ class _ProgramSolver:
             constraint_beta = constraint_beta / total
             constraint_value = float(np.max(matrix.T @ constraint_beta))
             difference = float(np.max(np.abs(constraint_beta - beta.value)))
+        seconds = sum((p.solver_stats.solve_time or 0.0) for p in (primal, dual))
         report = SolverReport("optimal", float(primal.value), float(dual.value), constraint_value,
-                              difference)
+                              difference, seconds)
         return np.asarray(alpha.value), np.asarray(beta.value), constraint_beta, report
 
 
@@ -363,8 +370,7 @@ def _solve_program(first: str, second: str, d_star: Dataset, support: tuple[Data
         weight = Fraction(1, len(killers))
         return NfcProgram(first, second, occurrences, d_star, len(columns), len(support), excluded,
                           math.inf, math.inf, tuple((o, weight) for o in killers), (),
-                          SolverReport("not solved: every dataset of the second secret is ruled "
-                                       "out"), killers)
+                          SolverReport(INFINITE_STATUS), killers)
     if kept.size * columns.size > max_coefficients:
         raise TooLargeError(f"the NfC program for D* = {list(d_star)} has {kept.size:,} × "
                             f"{columns.size:,} = {kept.size * columns.size:,} coefficients, more "

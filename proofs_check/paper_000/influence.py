@@ -1,0 +1,311 @@
+"""Claims of ``000_65109fe28ca61d17.txt`` §6: a(b)-influence, Theorems 6–9.
+
+=============================  ==============================================================
+``000.thm8.closed_form``       Theorem 8 (Appendix C form, with |log|): the closed form equals
+                               the exact a*(b) of Example 6.1's binary chain, for b with
+                               2b + 1 <= T (the paper's "T large enough, b ≪ T")
+``000.thm8.boundary``          observation: the same comparison for T−1 >= b with 2b + 1 > T
+                               (outside the paper's hypothesis)
+``000.thm6.translation``       Theorem 6: a per-entry ε_DP mechanism is (b·ε_DP + a)-Pufferfish
+                               for every point (a, b) of the exact curve
+``000.thm7.composition``       Theorem 7: the joint release of per-entry ε_DPℓ mechanisms is
+                               (max aℓ + Σ ε_pufferℓ − Σ aℓ)-Pufferfish for any chosen points
+``000.thm9.centre``            Theorem 9: the centre coordinate i* = ⌈n/2⌉ has the largest a*(b)
+``000.thm9.farthest_low``      Theorem 9 (1): the farthest-index L attains min_L a†(L) at i*
+=============================  ==============================================================
+
+Theorems 6–8 are checked exactly: curve values are ``log`` of exact rationals
+(:mod:`verify.influence`, :mod:`verify.chain_influence`), the mechanisms' DP levels
+(:func:`verify.dp.dp_level`, ``"entry"``) and Pufferfish levels (:func:`verify.pufferfish.pufferfish_level`,
+joint releases via :func:`models.mechanisms.compose`) are exact, and every bound is a product of
+rationals, so each comparison is one exact rational comparison.  Theorem 9 is numerical
+(:mod:`verify.gaussian_influence`): its verdicts compare grid maxima with a relative tolerance of
+``1e-6`` and say so in their detail.
+
+Instances: Theorem 8 over a grid of ``(p, q)`` covering λ = p + q − 1 > 0, = 0 and < 0, q > p,
+q = p, q < p, values near 0 and 1, chain lengths ``T = 1..9`` and ``T = 15``, every ``b``.
+Theorems 6–7 on binary chains (positively and negatively correlated), an independent prior, a
+3-entry table prior that is not a Markov chain (and a 2-prior family), and a 3-valued table,
+with randomized response (rational keep) and clamped geometric noise on counts (rational α).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import product
+
+from models.distribution import Distribution
+from models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
+                               compose)
+from models.model import PufferfishModel
+from models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
+from models.priors import IndependentPrior, TablePrior
+from models.secrets import entry_pairs
+from models.universe import Universe
+from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from verify.chain_influence import chain_influence_curve
+from verify.dp import dp_level
+from verify.influence import influence_curve
+from verify.influence_plots import binary_chain_model
+from verify.pufferfish import pufferfish_level, ratio_key
+
+PAPER = "000_65109fe28ca61d17.txt"
+
+# --------------------------------------------------------------------------------------------
+# Theorem 8
+# --------------------------------------------------------------------------------------------
+
+THEOREM8_VALUES = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2),
+                   Fraction(2, 3), Fraction(9, 10), Fraction(99, 100))
+THEOREM8_LENGTHS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 15)
+
+
+def theorem8_ratio(p: Fraction, q: Fraction, b: int, absolute: bool = True) -> Ratio:
+    """``e^{a*(b)}`` by Theorem 8's closed form (exact).
+
+    ``absolute=True``: the Appendix C statement, ``|log x_L| + |log x_R|``; ``False``: the §6.3
+    statement without absolute values (a ratio below 1 then lowers the value).
+    """
+    lam = p + q - 1
+    pi = (1 - q) / (2 - p - q) if q > p else (1 - p) / (2 - p - q)
+    d_left, d_right = (b + 1) // 2, -(-(b + 1) // 2)
+    total: Ratio = Fraction(1)
+    for d in (d_left, d_right):
+        num, den = pi + lam ** d * (1 - pi), pi - lam ** d * pi
+        if den == 0:
+            return INFINITY
+        x = num / den
+        total *= max(x, 1 / x) if absolute else x
+    return total
+
+
+def _theorem8_instances(boundary: bool) -> Iterator[Instance]:
+    for p, q in product(THEOREM8_VALUES, repeat=2):
+        for length in THEOREM8_LENGTHS:
+            bs = [b for b in range(length) if (2 * b + 1 > length) == boundary]
+            if bs:
+                yield Instance(f"p={p}, q={q}, T={length}, b in {bs[0]}..{bs[-1]}",
+                               {"p": p, "q": q, "T": length, "bs": bs})
+
+
+def _check_theorem8(claim_id: str):
+    def check(instance: Instance) -> ClaimOutcome:
+        p, q, length, bs = (instance.params[k] for k in ("p", "q", "T", "bs"))
+        model = binary_chain_model(p, q, length)
+        curve = chain_influence_curve(model, max_b=max(bs))
+        for b in bs:
+            exact_ratio = curve.at(b).max_ratio
+            paper = theorem8_ratio(p, q, b)
+            if exact_ratio != paper:
+                literal = theorem8_ratio(p, q, b, absolute=False)
+                detail = (f"b={b}: exact a*(b) = {epsilon_str(exact_ratio)} (worst pair "
+                          f"{curve.at(b).pair}, H={list(curve.at(b).high)}) but Theorem 8 gives "
+                          f"{epsilon_str(paper)} (§6.3 form without |.|: "
+                          f"{'log(' + fraction_str(literal) + ')' if literal != INFINITY else 'inf'})")
+                return ClaimOutcome(False, detail, counterexample_dict(
+                    model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+        return ClaimOutcome(True, f"closed form = exact a*(b) for b in {bs[0]}..{bs[-1]}")
+    return check
+
+
+# --------------------------------------------------------------------------------------------
+# Theorems 6 and 7
+# --------------------------------------------------------------------------------------------
+
+def _bits(n: int) -> Universe:
+    return Universe.product([f"x{i}" for i in range(1, n + 1)], [[0, 1]] * n)
+
+
+def _entry_model(universe: Universe, priors: dict, description: str) -> PufferfishModel:
+    pairs = entry_pairs(universe)
+    secrets = {s.name: s for pair in pairs for s in (pair.first, pair.second)}
+    return PufferfishModel(universe, priors, secrets, pairs, description=description)
+
+
+def _table(name: str, universe: Universe, weights: list[int]) -> TablePrior:
+    datasets = list(universe.datasets())
+    total = sum(weights)
+    return TablePrior(name, Distribution({d: Fraction(w, total)
+                                          for d, w in zip(datasets, weights) if w}))
+
+
+def _translation_models() -> Iterator[tuple[str, PufferfishModel]]:
+    for p, q, length in ((Fraction(4, 5), Fraction(9, 10), 3), (Fraction(1, 5), Fraction(3, 10), 3),
+                         (Fraction(2, 3), Fraction(2, 3), 4)):
+        yield f"binary chain p={p} q={q} T={length}", binary_chain_model(p, q, length)
+    u3 = _bits(3)
+    yield "independent bits", _entry_model(u3, {"ind": IndependentPrior(
+        "ind", u3.attributes, tuple(Distribution({0: Fraction(k, 5), 1: 1 - Fraction(k, 5)})
+                                    for k in (1, 2, 4)))}, "independent prior")
+    # x1 and x3 agree more than a chain through x2 allows: not a Markov chain
+    non_markov = _table("non-markov", u3, [4, 1, 2, 1, 1, 2, 1, 4])
+    yield "non-Markov table", _entry_model(u3, {"non-markov": non_markov}, "non-Markov table prior")
+    yield "family of two tables", _entry_model(u3, {
+        "non-markov": non_markov, "skewed": _table("skewed", u3, [6, 1, 1, 3, 2, 1, 1, 1])},
+        "two-prior family")
+    yield "table with zeros", _entry_model(u3, {"zeros": _table("zeros", u3, [3, 0, 1, 2, 2, 1, 0, 3])},
+                                           "table prior with impossible datasets")
+    u2 = Universe.product(["x1", "x2"], [[0, 1, 2]] * 2)
+    yield "3-valued pair", _entry_model(u2, {"t": _table("t", u2, [5, 2, 1, 2, 4, 1, 1, 1, 3])},
+                                        "3-valued entries, table prior")
+
+
+def _mechanisms(universe: Universe) -> list:
+    mechs = [RandomizedResponse("rr3/4", universe, Fraction(3, 4)),
+             RandomizedResponse("rr3/5", universe, Fraction(3, 5))]
+    if all(d == (0, 1) for d in universe.domains):
+        for alpha in (Fraction(1, 2), Fraction(4, 5)):
+            mechs.append(QueryMechanism(f"count+geo({alpha})", universe, Query("count", universe),
+                                        GeometricNoise(alpha, 0, universe.width)))
+    return mechs
+
+
+def _translation_instances() -> Iterator[Instance]:
+    for label, model in _translation_models():
+        yield Instance(label, {"model": model})
+
+
+def _curve(model: PufferfishModel):
+    return influence_curve(model)
+
+
+def _bound(curve, ratios_dp: list[Ratio], chosen: list[int]) -> Ratio:
+    """Theorem 7 with ε_pufferℓ = bℓ ε_DPℓ + aℓ: ``max aℓ + Σ bℓ ε_DPℓ`` as a ratio."""
+    top = max((curve.at(b).max_ratio for b in chosen), key=ratio_key)
+    total: Ratio = top
+    for r, b in zip(ratios_dp, chosen):
+        if total == INFINITY or r == INFINITY:
+            return INFINITY
+        total *= r ** b
+    return total
+
+
+def _check_theorem6(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    curve = _curve(model)
+    checked = 0
+    for mech in _mechanisms(model.universe):
+        r_dp = dp_level(model.universe, mech, "entry").max_ratio
+        level = pufferfish_level(model, mech).level_ratio
+        for point in curve.points:
+            if point.max_ratio == INFINITY:
+                continue
+            bound = _bound(curve, [r_dp], [point.b])
+            checked += 1
+            if ratio_key(level) > ratio_key(bound):
+                detail = (f"{mech.name} (per-entry ε_DP = {epsilon_str(r_dp)}) has Pufferfish "
+                          f"level {epsilon_str(level)} > b·ε_DP + a = {epsilon_str(bound)} at "
+                          f"b={point.b}, a={point.epsilon}")
+                return ClaimOutcome(False, detail, counterexample_dict(
+                    model, f"counterexample to 000.thm6.translation: {detail}"))
+    return ClaimOutcome(True, f"{checked} (mechanism, point) bounds hold exactly")
+
+
+def _check_theorem7(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    curve = _curve(model)
+    mechs = _mechanisms(model.universe)
+    finite = [p.b for p in curve.points if p.max_ratio != INFINITY]
+    checked = 0
+    for first, second in ((mechs[0], mechs[1]), (mechs[0], mechs[-1])):
+        ratios = [dp_level(model.universe, m, "entry").max_ratio for m in (first, second)]
+        joint = pufferfish_level(model, compose([first, second])).level_ratio
+        for chosen in product(finite, repeat=2):
+            bound = _bound(curve, ratios, list(chosen))
+            checked += 1
+            if ratio_key(joint) > ratio_key(bound):
+                detail = (f"joint release of {first.name} and {second.name} has level "
+                          f"{epsilon_str(joint)} > Theorem 7's bound {epsilon_str(bound)} with "
+                          f"points b = {chosen}")
+                return ClaimOutcome(False, detail, counterexample_dict(
+                    model, f"counterexample to 000.thm7.composition: {detail}"))
+    return ClaimOutcome(True, f"{checked} joint-release bounds hold exactly")
+
+
+# --------------------------------------------------------------------------------------------
+# Theorem 9 (numerical)
+# --------------------------------------------------------------------------------------------
+
+_TOLERANCE = 1e-6
+
+
+def _theorem9_instances() -> Iterator[Instance]:
+    for n in (3, 4, 5, 6):
+        for ell in (Fraction(1, 2), Fraction(2), Fraction(5)):
+            for b in range(1, n):
+                yield Instance(f"n={n}, ell={ell}, b={b}", {"n": n, "ell": ell, "b": b})
+
+
+def _close_or_below(x: float, y: float) -> bool:
+    """``x <= y`` up to the relative numerical tolerance."""
+    if x == y:
+        return True
+    return x <= y + _TOLERANCE * max(1.0, abs(y))
+
+
+def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
+    from verify.gaussian_influence import GaussianSetting, direct_search
+
+    setting = GaussianSetting(instance.params["n"], instance.params["ell"])
+    search = direct_search(setting, instance.params["b"], grid=41)
+    centre = search.per_coordinate[setting.centre]
+    worst = search.worst()
+    ok = _close_or_below(worst.value, centre.value)
+    detail = (f"(numerical) a*_i(b) at the centre i*={setting.centre + 1}: {centre.value:.8g}; "
+              f"largest over coordinates: i={worst.coordinate + 1}: {worst.value:.8g}")
+    return ClaimOutcome(ok, detail)
+
+
+def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
+    from verify.gaussian_influence import (GaussianSetting, direct_search, farthest_low,
+                                           leakage_through)
+
+    setting = GaussianSetting(instance.params["n"], instance.params["ell"])
+    b = instance.params["b"]
+    i = setting.centre
+    search = direct_search(setting, b, grid=41, coordinates=[i])
+    best = search.per_coordinate[0]
+    far = leakage_through(setting, i, farthest_low(setting, i, b), grid=41)
+    ok = _close_or_below(far.value, best.value)
+    detail = (f"(numerical) farthest L={[j + 1 for j in far.low]}: a†={far.value:.8g}; best L by "
+              f"direct search {[j + 1 for j in best.low]}: a†={best.value:.8g}")
+    return ClaimOutcome(ok, detail)
+
+
+# --------------------------------------------------------------------------------------------
+# Registration
+# --------------------------------------------------------------------------------------------
+
+def _claim(claim_id: str, section: str, statement: str, generate, check,
+           observation: bool = False) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+
+
+_claim("000.thm8.closed_form", "§6.3, Theorem 8 (Appendix C statement)",
+       "For the binary chain of Example 6.1 started in its stationary distribution, with every "
+       "node's value a secret, a*(b) = |log x(d_L)| + |log x(d_R)| with x(d) = (π + λ^d(1−π))/"
+       "(π − λ^d π), π = π0 if q > p else π1, λ = p + q − 1, d_L = ⌊(b+1)/2⌋, d_R = ⌈(b+1)/2⌉ "
+       "(checked exactly for every b with 2b + 1 <= T, the paper's 'T large enough').",
+       lambda: _theorem8_instances(False), _check_theorem8("000.thm8.closed_form"))
+_claim("000.thm8.boundary", "§6.3, Theorem 8 (observation beyond the paper)",
+       "Observation: whether Theorem 8's closed form still equals the exact a*(b) for b <= T − 1 "
+       "with 2b + 1 > T, where the chain's ends let the high-influence set reach a boundary.",
+       lambda: _theorem8_instances(True), _check_theorem8("000.thm8.boundary"), observation=True)
+_claim("000.thm6.translation", "§6.2, Theorem 6",
+       "If (a, b) is a point of the a(b)-influence curve and M is per-entry ε_DP-DP, then M is "
+       "(b·ε_DP + a)-Pufferfish (checked with the exact a*(b) curve and exact levels).",
+       _translation_instances, _check_theorem6)
+_claim("000.thm7.composition", "§6.2, Theorem 7",
+       "Mechanisms M_ℓ, per-entry ε_DPℓ-DP with ε_DPℓ <= (ε_pufferℓ − aℓ)/bℓ, jointly satisfy "
+       "(max_ℓ aℓ + Σ ε_pufferℓ − Σ aℓ)-Pufferfish (checked with ε_pufferℓ = bℓ ε_DPℓ + aℓ for "
+       "every choice of finite curve points, exactly).",
+       _translation_instances, _check_theorem7)
+_claim("000.thm9.centre", "§6.3, Theorem 9",
+       "In Example 6.2 the centre coordinate i* = ⌈n/2⌉ has the largest a*(b) (numerical: grid "
+       "over regions, relative tolerance 1e-6, direct search over every L).",
+       _theorem9_instances, _check_theorem9_centre)
+_claim("000.thm9.farthest_low", "§6.3, Theorem 9 (1)",
+       "In Example 6.2, for each b the low-influence set of size n − b farthest from i* minimises "
+       "a†(L) (numerical: grid over regions, relative tolerance 1e-6, direct search over every L).",
+       _theorem9_instances, _check_theorem9_farthest)

@@ -1,0 +1,304 @@
+"""Claims of ``000_65109fe28ca61d17.txt`` §5.1 (Theorem 4, the NfC linear programs) and the limit
+argument of its proof (Appendix C).
+
+=============================  ==============================================================
+``000.thm4.dp_one_hot``        per-entry ε_DP mechanisms (randomized response, clamped geometric
+                               noise on a count, random ε_DP kernels) meet the necessary
+                               condition at ε_DP with a one-hot β (a DP-style constraint)
+``000.thm4.collapse_fails``    the mechanisms of Examples 4.1–4.3 fail the condition at their
+                               single-run Pufferfish levels
+``000.thm4.limit``             ε_r / r tends to the largest program value: for every r,
+                               r·V − log(1/θ_min) − k·d_max <= ε_r <= r·V + log(1/θ_min)
+``000.thm4.strong_duality``    every program solved has primal value = dual value (solver
+                               tolerance) and CVXPY's constraint duals are an optimal β
+=============================  ==============================================================
+
+The sandwich of ``000.thm4.limit`` is the quantitative form of the proof's limit (a weighted
+``L_p`` norm tends to the max over datasets of positive weight): for counts ``c`` with
+``Σ c = r``, the numerator ``Σ θ(D|s1) Π P^c`` lies between ``θ(D*|s1) Π P*^c`` and
+``max_D Π P_D^c``, the denominator between ``θ_min max_ℓ Π P_ℓ^c`` and ``max_ℓ Π P_ℓ^c``; rounding
+``r·α`` to integers costs at most ``k·d_max`` with ``d_max = max |log(P*/P_ℓ)|``.  Instances use
+kernels with no zero entries so no dataset is excluded.  Every quantity is exact or enclosed
+(mpmath intervals); an undecided comparison counts as a failure, never as a pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from fractions import Fraction
+
+from mpmath import iv
+
+from models.collapse import (interval_example, interval_member_prior, parity_example,
+                             resample_bits_example)
+from models.distribution import Distribution
+from models.mechanisms import GeometricNoise, Query, QueryMechanism, RandomizedResponse, TableMechanism
+from models.model import PufferfishModel
+from models.numbers import INFINITY, epsilon_float, fraction_str
+from models.priors import MarkovPrior, TablePrior
+from models.secrets import entry_pairs, entry_secrets
+from models.universe import Universe
+from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from verify.certified import Budget
+from verify.dp import dp_level
+from verify.nfc import nfc_programs
+from verify.nfc_attack import repeated_run_levels
+from verify.pufferfish import pufferfish_level
+from verify.supports import prior_supports
+
+PAPER = "000_65109fe28ca61d17.txt"
+SECTION = "§5.1, Theorem 4"
+
+
+def _fail(model: PufferfishModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
+    return ClaimOutcome(False, detail, counterexample_dict(
+        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+
+
+# --------------------------------------------------------------------------------------------
+# Instance generators
+# --------------------------------------------------------------------------------------------
+
+def _random_prior(universe: Universe, rng: random.Random, name: str) -> TablePrior:
+    datasets = list(universe.datasets())
+    weights = [rng.randint(1, 9) for _ in datasets]
+    total = sum(weights)
+    return TablePrior(name, Distribution({d: Fraction(w, total) for d, w in zip(datasets, weights)}))
+
+
+def _sticky(universe: Universe, stay: Fraction) -> MarkovPrior:
+    domain = universe.domains[0]
+    other = (1 - stay) / (len(domain) - 1)
+    rows = {v: Distribution({w: stay if w == v else other for w in domain}) for v in domain}
+    kernel = rows
+    return MarkovPrior(f"sticky{stay}", universe.attributes, Distribution.uniform(domain),
+                       tuple(kernel for _ in range(universe.width - 1)))
+
+
+def _random_kernel(universe: Universe, rng: random.Random, outputs: int, name: str) -> TableMechanism:
+    rows = {}
+    for dataset in universe.datasets():
+        weights = [rng.randint(1, 6) for _ in range(outputs)]
+        total = sum(weights)
+        rows[dataset] = Distribution({f"o{k}": Fraction(w, total) for k, w in enumerate(weights)})
+    return TableMechanism(name, rows)
+
+
+def _entry_model(universe: Universe, priors: dict, mechanism) -> PufferfishModel:
+    secrets = entry_secrets(universe)
+    return PufferfishModel(universe, priors, secrets, entry_pairs(universe, secrets),
+                           {mechanism.name: mechanism})
+
+
+def dp_instances() -> Iterator[Instance]:
+    """Per-entry DP mechanisms on 2–3 binary attributes and a ternary one, full-support priors."""
+    rng = random.Random(4)
+    universes = [Universe.product(["x1", "x2"], [[0, 1]] * 2),
+                 Universe.product(["x1", "x2", "x3"], [[0, 1]] * 3),
+                 Universe.product(["x1", "x2"], [[0, 1, 2]] * 2)]
+    for u in universes:
+        priors = {"random": _random_prior(u, rng, "random"), "sticky": _sticky(u, Fraction(4, 5))}
+        for keep in (Fraction(1, 2), Fraction(2, 3), Fraction(9, 10)):
+            if len(u.domains[0]) == 3 and keep == Fraction(1, 2):
+                keep = Fraction(1, 3)          # keep = 1/3 is the 0-DP point for three values
+            yield Instance(f"randomized response keep {keep} on {u.width} attributes of size "
+                           f"{len(u.domains[0])}",
+                           {"model": _entry_model(u, priors, RandomizedResponse("rr", u, keep))})
+        if len(u.domains[0]) == 2:
+            for alpha in (Fraction(1, 3), Fraction(4, 5)):
+                mech = QueryMechanism("count", u, Query("count", u),
+                                      GeometricNoise(alpha, 0, u.width))
+                yield Instance(f"geometric α={alpha} on the count of {u.width} bits",
+                               {"model": _entry_model(u, priors, mech)})
+        for outputs in (2, 3):
+            yield Instance(f"random kernel with {outputs} outputs on {u.width} attributes",
+                           {"model": _entry_model(u, priors, _random_kernel(u, rng, outputs, "k"))})
+
+
+def collapse_instances() -> Iterator[Instance]:
+    """The collapse mechanisms of Examples 4.1–4.3 (4.3 through member priors of Θ)."""
+    for bits, prior in ((2, "uniform"), (2, "skewed"), (3, "sparse")):
+        yield Instance(f"Example 4.1, {bits} bits, {prior} prior",
+                       {"model": resample_bits_example(bits, prior)})
+    for n in (3, 4):
+        yield Instance(f"Example 4.2, n = {n}", {"model": parity_example(n)})
+    for bounds in (("1/5", "2/5", "3/10", "1/2"), ("1/10", "9/10", "1/2", "1/2")):
+        family = interval_example(*(Fraction(b) for b in bounds))
+        yield Instance(f"Example 4.3, (L_T, U_T, L_F, U_F) = {bounds}", {"model": family})
+
+
+def limit_instances() -> Iterator[Instance]:
+    """Mechanisms with no zero entries, for the limit ε_r / r → V."""
+    rng = random.Random(7)
+    u2 = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    coin = TableMechanism("coin", {
+        (0, 0): Distribution({"a": "1/4", "b": "3/4"}), (0, 1): Distribution({"a": "3/4", "b": "1/4"}),
+        (1, 0): Distribution({"a": "1/2", "b": "1/2"}), (1, 1): Distribution({"a": "1/2", "b": "1/2"})})
+    uniform = {"uniform": TablePrior("uniform", Distribution.uniform(list(u2.datasets())))}
+    yield Instance("hidden coin (examples/hidden_coin.json)", {"model": _pair_model(u2, uniform, coin)})
+    yield Instance("randomized response keep 3/4, sticky chain",
+                   {"model": _entry_model(u2, {"s": _sticky(u2, Fraction(9, 10))},
+                                          RandomizedResponse("rr", u2, Fraction(3, 4)))})
+    for k in range(3):
+        yield Instance(f"random kernel #{k} with 2 outputs, random prior",
+                       {"model": _pair_model(u2, {"random": _random_prior(u2, rng, "random")},
+                                             _random_kernel(u2, rng, 2, "k"))})
+
+
+def _pair_model(universe: Universe, priors: dict, mechanism) -> PufferfishModel:
+    secrets = entry_secrets(universe)
+    pairs = [p for p in entry_pairs(universe, secrets) if p.first.name.startswith("x1=")]
+    return PufferfishModel(universe, priors, secrets, pairs, {mechanism.name: mechanism})
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------------------------
+
+def _only(model: PufferfishModel):
+    return next(iter(model.mechanisms.values()))
+
+
+def check_dp_one_hot(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    mechanism = _only(model)
+    dp = dp_level(model.universe, mechanism, "entry")
+    result = nfc_programs(model, [mechanism])
+    for program in result.programs:
+        (position, allowed), = model.secrets[program.second].conditions
+        neighbour = list(program.d_star)
+        neighbour[position] = next(iter(allowed))
+        neighbour = tuple(neighbour)
+        worst = Fraction(0)
+        for output, p in mechanism.distribution(program.d_star).items():
+            q = mechanism.distribution(neighbour).prob(output)
+            worst = max(worst, p / q) if q else INFINITY
+        if dp.max_ratio != INFINITY and worst > dp.max_ratio:
+            return _fail(model, "000.thm4.dp_one_hot", instance,
+                         f"one-hot β on {list(neighbour)} needs ratio {fraction_str(worst)} > "
+                         f"e^ε_DP = {fraction_str(dp.max_ratio)} for D* = {list(program.d_star)}")
+        if program.lower > _log_upper(dp.max_ratio):
+            return _fail(model, "000.thm4.dp_one_hot", instance,
+                         f"the certified NfC value {program.lower!r} exceeds ε_DP = "
+                         f"{dp.epsilon} for D* = {list(program.d_star)}")
+    return ClaimOutcome(True, f"{len(result.programs)} programs: one-hot β at ε_DP = {dp.epsilon}; "
+                              f"NfC value in [{result.lower:.6g}, {result.upper:.6g}]")
+
+
+def check_collapse_fails(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    mechanism = _only(model)
+    single = pufferfish_level(model, mechanism).level_ratio
+    finite = model
+    if model.interval_families:
+        members = {name: interval_member_prior(model, spread=spread, name=name)
+                   for name, spread in (("member", "uniform"), ("skewed_member", "skewed"))}
+        finite = PufferfishModel(model.universe, members, model.secrets, model.pairs,
+                                 model.mechanisms, model.description)
+    budget = Budget(f"log({fraction_str(single)})", ratio=Fraction(single))
+    result = nfc_programs(finite, [mechanism], budget)
+    if result.verdict != "violated":
+        return _fail(finite, "000.thm4.collapse_fails", instance,
+                     f"verdict {result.verdict} at the single-run level {budget.text}: NfC value in "
+                     f"[{result.lower!r}, {result.upper!r}]")
+    return ClaimOutcome(True, f"single-run level {budget.text}, NfC value [{result.lower}, "
+                              f"{result.upper}]: violated")
+
+
+RUNS = 6
+
+
+def check_limit(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    mechanism = _only(model)
+    result = nfc_programs(model, [mechanism])
+    levels = repeated_run_levels(model, mechanism, RUNS)
+    conditional_min = _conditional_min(model)
+    outputs = max(p.outputs for p in result.programs)
+    d_max = _max_log_ratio(model, mechanism)
+    iv.prec = 80
+    log_inv_theta = iv.log(iv.mpf(conditional_min.denominator) / conditional_min.numerator)
+    for r, ratio in enumerate(levels.ratios, start=1):
+        eps_r = iv.log(iv.mpf(ratio.numerator) / ratio.denominator)
+        upper_bound = r * iv.mpf(result.upper) + log_inv_theta
+        lower_bound = r * iv.mpf(result.lower) - log_inv_theta - outputs * d_max
+        if not (eps_r.b <= upper_bound.a and eps_r.a >= lower_bound.b):
+            return _fail(model, "000.thm4.limit", instance,
+                         f"r = {r}: ε_r = {epsilon_float(ratio):.6g} outside "
+                         f"[{float(lower_bound.a):.6g}, {float(upper_bound.b):.6g}]")
+    per_run = ", ".join(f"{x:.4g}" for x in levels.per_run())
+    return ClaimOutcome(True, f"ε_r/r for r = 1..{RUNS}: {per_run}; NfC value ≈ {result.upper:.6g}")
+
+
+def _conditional_min(model: PufferfishModel) -> Fraction:
+    smallest = Fraction(1)
+    for support in prior_supports(model).values():
+        for pair in model.pairs:
+            for secret in (pair.first, pair.second):
+                mass = sum((p for d, p in support if secret.holds(d)), Fraction(0))
+                for d, p in support:
+                    if secret.holds(d):
+                        smallest = min(smallest, p / mass)
+    return smallest
+
+
+def _max_log_ratio(model: PufferfishModel, mechanism):
+    iv.prec = 80
+    values = [p for d in model.universe.datasets() for p in mechanism.distribution(d).values()]
+    ratio = max(values) / min(values)
+    return iv.log(iv.mpf(ratio.numerator) / ratio.denominator).b
+
+
+def check_strong_duality(instance: Instance) -> ClaimOutcome:
+    model = instance.params["model"]
+    result = nfc_programs(model, list(model.mechanisms.values()))
+    for program in result.programs:
+        if program.infinite:
+            continue
+        report = program.solver
+        if report.status != "optimal" or not report.strong_duality or not report.duals_agree:
+            return _fail(model, "000.thm4.strong_duality", instance,
+                         f"program D* = {list(program.d_star)} ({program.first} -> "
+                         f"{program.second}): {report.to_dict()}")
+        if program.lower > program.upper:
+            return _fail(model, "000.thm4.strong_duality", instance,
+                         f"certified lower bound {program.lower!r} above upper {program.upper!r}")
+    return ClaimOutcome(True, f"{len(result.programs)} programs: strong duality and agreeing duals; "
+                              f"largest certified gap {max(p.gap for p in result.programs):.3g}")
+
+
+def _log_upper(ratio) -> float:
+    if ratio == INFINITY:
+        return float("inf")
+    iv.prec = 80
+    return float(iv.log(iv.mpf(ratio.numerator) / ratio.denominator).b) * (1 + 2 ** -50) + 2 ** -60
+
+
+def duality_instances() -> Iterator[Instance]:
+    yield from dp_instances()
+    yield from limit_instances()
+
+
+def _claim(claim_id: str, statement: str, generate, check, section: str = SECTION) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check))
+
+
+_claim("000.thm4.dp_one_hot",
+       "A per-entry ε_DP mechanism satisfies Theorem 4's necessary condition at ε_DP: for every "
+       "ordered pair and D*, Equation 1 holds with a one-hot β on the neighbouring dataset "
+       "(differential privacy inequalities are a subset of the NfC constraints).",
+       dp_instances, check_dp_one_hot)
+_claim("000.thm4.collapse_fails",
+       "The collapse mechanisms of Examples 4.1–4.3 do not compose linearly: their NfC value exceeds "
+       "their single-run Pufferfish level (the condition of Theorem 4 fails at that level).",
+       collapse_instances, check_collapse_fails, "§5.1, Theorem 4 with §4, Examples 4.1–4.3")
+_claim("000.thm4.limit",
+       "Running the mechanism r times, ε_r / r tends to the largest NfC program value (the limit "
+       "r → ∞ in the proof of Theorem 4); checked as r·V − log(1/θ_min) − k·d_max <= ε_r <= "
+       "r·V + log(1/θ_min) for r = 1..6.",
+       limit_instances, check_limit, "Appendix C, proof of Theorem 4")
+_claim("000.thm4.strong_duality",
+       "Each NfC primal program and its dual have the same optimal value (strong duality), and the "
+       "primal's constraint duals are an optimal convex combination β.",
+       duality_instances, check_strong_duality, "Appendix C, proof of Theorem 4 (dual programs)")
