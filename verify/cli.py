@@ -101,9 +101,9 @@ def _command_modules() -> list:
     """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
     its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
     returns the exit status."""
-    from verify import nfc_command
+    from verify import nfc_command, wasserstein_command
 
-    return [nfc_command]
+    return [nfc_command, wasserstein_command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -234,13 +234,13 @@ def _run_demo(args: argparse.Namespace) -> int:
         progress.close()
     data = {"check": "demo", "audit": audit.to_dict(),
             "collapse": [c.to_dict() for c in collapses], "theorems": claims.to_dict(),
-            "holds": all(c.holds for c in collapses) and claims.holds}
+            "claims_hold": claims.holds, "collapse_statements_hold": all(c.holds for c in collapses)}
     text = "\n\n".join([_audit_text(str(QUICKSTART.relative_to(QUICKSTART.parent.parent)), audit),
                         "Privacy collapse (000_65109fe28ca61d17.txt §4):\n" +
                         "\n".join(c.explain() for c in collapses),
                         claims.explain()])
     _emit(args, data, text)
-    return _verdict(data["holds"])
+    return EXIT_OK  # the demo reports; `pufferfish theorems` is the command that gates on claims
 
 
 if __name__ == "__main__":
