@@ -101,9 +101,9 @@ def _command_modules() -> list:
     """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
     its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
     returns the exit status."""
-    from verify import nfc_command, wasserstein_command
+    from verify import dcp_command, nfc_command, wasserstein_command
 
-    return [nfc_command, wasserstein_command]
+    return [nfc_command, wasserstein_command, dcp_command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
