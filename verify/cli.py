@@ -18,7 +18,7 @@ from models.errors import ModelError
 from models.kernel import DEFAULT_MAX_OUTPUTS
 from models.numbers import epsilon_float, fraction_str
 from models.universe import DEFAULT_MAX_DATASETS
-from verify.report import (EXIT_BAD_INPUT, EXIT_OK, Progress, emit as _emit, table,
+from verify.report import (EXIT_BAD_INPUT, EXIT_OK, Progress, compact, emit as _emit, table,
                            verdict as _verdict)
 
 QUICKSTART = Path(__file__).resolve().parent.parent / "examples" / "quickstart.json"
@@ -101,9 +101,10 @@ def _command_modules() -> list:
     """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
     its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
     returns the exit status."""
-    from verify import dcp_command, nfc_command, wasserstein_command
+    from verify import (dcp_command, multiuser_command, nfc_command, postprocess_command,
+                        wasserstein_command)
 
-    return [nfc_command, wasserstein_command, dcp_command]
+    return [nfc_command, postprocess_command, wasserstein_command, multiuser_command, dcp_command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,9 +154,9 @@ def _audit_text(source: str, result) -> str:
     rows = []
     for m in result.mechanisms:
         p = m.pufferfish
-        rows.append([m.name, p.epsilon, _eps_text(p.level_ratio),
-                     ", ".join(f"{d.relation} {d.epsilon}" for d in m.dp),
-                     "zero" if m.leakage.zero_leakage else fraction_str(m.leakage.worst_shift),
+        rows.append([m.name, compact(p.epsilon), _eps_text(p.level_ratio),
+                     ", ".join(f"{d.relation} {compact(d.epsilon)}" for d in m.dp),
+                     "zero" if m.leakage.zero_leakage else compact(fraction_str(m.leakage.worst_shift)),
                      "-" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
     lines = [f"Audit of {source}", "",
              table(["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"],

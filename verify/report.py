@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from models.modelfile import write_json_atomically
 
-__all__ = ["table", "write_json_atomically", "Progress", "emit", "verdict",
+__all__ = ["table", "compact", "write_json_atomically", "Progress", "emit", "verdict",
            "EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED"]
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
@@ -31,6 +31,11 @@ def verdict(holds: bool | None) -> int:
     """Exit status for a check: 1 when it is violated, else 0 (``None`` = only computed)."""
     return EXIT_VIOLATED if holds is False else EXIT_OK
 
+
+
+def compact(text: str, limit: int = 28) -> str:
+    """Shorten a long exact number for a table cell (the JSON output keeps it whole)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

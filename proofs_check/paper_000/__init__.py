@@ -3,3 +3,4 @@ Privacy), one module per part of the paper."""
 
 from proofs_check.paper_000 import collapse  # noqa: F401  (§4, Theorems 1–3)
 from proofs_check.paper_000 import nfc  # noqa: F401  (§5.1, Theorem 4)
+from proofs_check.paper_000 import postprocessing  # noqa: F401  (§5.2, Theorem 5)
