@@ -101,7 +101,7 @@ def load_model(path: str | os.PathLike, *, max_datasets: int = DEFAULT_MAX_DATAS
     except UnicodeDecodeError as error:
         raise ModelError(f"model file {str(path)!r} is not UTF-8 text: {error.reason}") from None
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(text, object_pairs_hook=reject_duplicate_keys)
     except json.JSONDecodeError as error:
         raise ModelError(f"model file {str(path)!r} is not valid JSON: {error.msg} at line "
                          f"{error.lineno}, column {error.colno}") from None
@@ -222,7 +222,7 @@ def _file_mode(target: Path) -> int:
 # Structure: version and schema
 # --------------------------------------------------------------------------------------------
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+def reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     result: dict = {}
     for key, value in pairs:
         if key in result:
@@ -255,7 +255,7 @@ def _check_schema(data: object) -> None:
     if not errors:
         return
     first = min(errors, key=lambda e: _document_position(data, e.absolute_path))
-    raise _schema_error(first)
+    raise schema_error(first)
 
 
 def _document_position(data: object, path: Sequence) -> tuple:
@@ -279,7 +279,7 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", in
                float: "number", type(None): "null"}
 
 
-def _schema_error(error: jsonschema.ValidationError) -> ModelError:
+def schema_error(error: jsonschema.ValidationError) -> ModelError:
     path = join_path(*error.absolute_path)
     instance = error.instance
     if error.validator == "type":

@@ -1,0 +1,565 @@
+"""Bayesian networks and Markov chains with exact conditional probability tables.
+
+Setting of ``002_e1f2e9a9937b8cda.txt`` §4 ("The Setting"): data ``X = (X_1, ..., X_n)`` whose
+dependence is a known Bayesian network ``G = (X, E)``; each ``θ ∈ Θ`` is a set of CPTs over the same
+graph.  This module holds the nouns:
+
+* :class:`BayesNet` — a networkx ``DiGraph`` plus, for every node, a finite domain and a CPT
+  ``P(X_v | parents(v))`` of exact :class:`~fractions.Fraction` probabilities.  Marginals and
+  conditionals are computed by **variable elimination** (:meth:`BayesNet.marginal`,
+  :meth:`BayesNet.conditional`); :meth:`BayesNet.marginal_by_enumeration` sums the joint and exists
+  on purpose as an independent cross-check for small networks.
+* :class:`BayesNetFamily` — a finite family Θ of CPT sets over one graph.
+* :class:`MarkovChain` — the special case ``X_1 → ... → X_T`` with one transition matrix
+  (§4.1, "The Setting"): exact k-step powers ``P^t`` (repeated squaring, cached) and the exact
+  stationary distribution (a rational linear system solved by Gaussian elimination).  The authors'
+  MATLAB code approximates the stationary distribution by a row of ``M^100``; here it is the exact
+  solution of ``π P = π, Σ π = 1``.
+* :func:`chain_from_markov_prior` — a :class:`MarkovChain` from a homogeneous
+  :class:`models.priors.MarkovPrior` read from an ordinary model file, without enumerating the
+  ``k^T`` datasets.
+
+Complexity: variable elimination costs ``O(n · d^{w+1})`` for ``n`` nodes, domain size ``d`` and
+induced width ``w`` of the greedy (min-neighbours) order; enumeration costs ``O(n · d^n)``.  Matrix
+powers cost ``O(k^3 log t)`` exact operations.
+
+>>> net = BayesNet.from_cpts({"A": [], "B": ["A"]}, {"A": (0, 1), "B": (0, 1)},
+...     {"A": {(): {0: "1/2", 1: "1/2"}}, "B": {(0,): {0: "3/4", 1: "1/4"}, (1,): {0: "1/4", 1: "3/4"}}})
+>>> net.conditional(["A"], {"B": 0})[(0,)]
+Fraction(3, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product as cartesian
+from typing import Hashable
+
+import networkx as nx
+
+from models.distribution import Distribution
+from models.errors import ModelError, TooLargeError, UnsupportedError
+from models.numbers import exact, fraction_str
+from models.priors import MarkovPrior
+
+Node = Hashable
+Value = Hashable
+Assignment = tuple
+
+DEFAULT_MAX_JOINT = 1 << 20
+"""Largest joint table :meth:`BayesNet.marginal_by_enumeration` builds (entries)."""
+
+
+# ------------------------------------------------------------------------------------------------
+# factors for variable elimination
+# ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Factor:
+    """A nonnegative function of the variables ``scope``: ``table[values] -> Fraction``.
+
+    Missing assignments are zero.
+    """
+
+    scope: tuple
+    table: Mapping[tuple, Fraction]
+
+    def multiply(self, other: "Factor", domains: Mapping[Node, Sequence[Value]]) -> "Factor":
+        """Pointwise product over the union of the scopes (``O(d^{|union|})``)."""
+        scope = self.scope + tuple(v for v in other.scope if v not in self.scope)
+        pos_self = [scope.index(v) for v in self.scope]
+        pos_other = [scope.index(v) for v in other.scope]
+        table: dict[tuple, Fraction] = {}
+        rest = [v for v in other.scope if v not in self.scope]
+        for key, p in self.table.items():
+            for extra in cartesian(*(domains[v] for v in rest)):
+                full = key + extra
+                q = other.table.get(tuple(full[i] for i in pos_other))
+                if q:
+                    table[full] = p * q
+        del pos_self
+        return Factor(scope, table)
+
+    def sum_out(self, variable: Node) -> "Factor":
+        """Marginalise ``variable`` away."""
+        k = self.scope.index(variable)
+        table: dict[tuple, Fraction] = {}
+        for key, p in self.table.items():
+            reduced = key[:k] + key[k + 1:]
+            table[reduced] = table.get(reduced, Fraction(0)) + p
+        return Factor(self.scope[:k] + self.scope[k + 1:], table)
+
+    def restrict(self, evidence: Mapping[Node, Value]) -> "Factor":
+        """Keep only assignments consistent with ``evidence`` (scope unchanged)."""
+        checks = [(i, evidence[v]) for i, v in enumerate(self.scope) if v in evidence]
+        if not checks:
+            return self
+        return Factor(self.scope, {k: p for k, p in self.table.items()
+                                   if all(k[i] == value for i, value in checks)})
+
+    def reorder(self, scope: Sequence[Node]) -> dict[tuple, Fraction]:
+        """The table keyed by ``scope`` order (``scope`` must be a permutation of ``self.scope``)."""
+        positions = [self.scope.index(v) for v in scope]
+        return {tuple(k[i] for i in positions): p for k, p in self.table.items()}
+
+
+# ------------------------------------------------------------------------------------------------
+# Bayesian networks
+# ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BayesNet:
+    """A Bayesian network with exact CPTs (``002_e1f2e9a9937b8cda.txt`` §4, "The Setting").
+
+    ``cpts[v]`` maps a tuple of parent values (in ``parents(v)`` order, the order of
+    ``graph.predecessors`` sorted by the node order given at construction) to the distribution of
+    ``X_v``.  Build with :meth:`from_cpts`, which validates everything.
+    """
+
+    graph: nx.DiGraph = field(repr=False)
+    domains: Mapping[Node, tuple]
+    parents: Mapping[Node, tuple]
+    cpts: Mapping[Node, Mapping[tuple, Distribution]] = field(repr=False)
+    name: str = "θ"
+
+    @classmethod
+    def from_cpts(cls, parents: Mapping[Node, Sequence[Node]], domains: Mapping[Node, Sequence[Value]],
+                  cpts: Mapping[Node, Mapping[tuple, Mapping[Value, object]]], name: str = "θ",
+                  path: str = "") -> "BayesNet":
+        """Validate and build a network from parent lists, domains and CPT rows.
+
+        Every node needs a domain and a CPT row for every combination of its parents' values;
+        rows must be distributions over the node's domain; the graph must be acyclic.
+        """
+        graph = nx.DiGraph()
+        graph.add_nodes_from(parents)
+        for node, ps in parents.items():
+            for p in ps:
+                if p not in parents:
+                    raise ModelError(f"parent {p!r} of {node!r} is not a node",
+                                     f"{path}parents.{node}")
+                graph.add_edge(p, node)
+        if not nx.is_directed_acyclic_graph(graph):
+            cycle = nx.find_cycle(graph)
+            raise ModelError(f"the graph has a cycle {cycle}; a Bayesian network is acyclic",
+                             f"{path}parents")
+        doms: dict[Node, tuple] = {}
+        for node in parents:
+            if node not in domains or not domains[node]:
+                raise ModelError(f"node {node!r} needs a non-empty domain", f"{path}domains.{node}")
+            doms[node] = tuple(domains[node])
+            if len(set(doms[node])) != len(doms[node]):
+                raise ModelError("the domain lists a value twice", f"{path}domains.{node}")
+        tables: dict[Node, dict[tuple, Distribution]] = {}
+        for node, ps in parents.items():
+            rows = cpts.get(node)
+            where = f"{path}cpts.{node}"
+            if rows is None:
+                raise ModelError(f"no CPT for node {node!r}", where)
+            table = {}
+            for key in cartesian(*(doms[p] for p in ps)):
+                if key not in rows:
+                    raise ModelError(f"no CPT row for parent values {list(key)}", where)
+                row = rows[key]
+                dist = row if isinstance(row, Distribution) else Distribution(row, f"{where}.{list(key)}")
+                for value in dist.support:
+                    if value not in doms[node]:
+                        raise ModelError(f"value {value!r} is not in the domain of {node!r}",
+                                         f"{where}.{list(key)}")
+                table[key] = dist
+            extra = set(rows) - set(table)
+            if extra:
+                raise ModelError(f"CPT rows for impossible parent values {sorted(map(list, extra))}",
+                                 where)
+            tables[node] = table
+        return cls(graph, doms, {n: tuple(ps) for n, ps in parents.items()}, tables, name)
+
+    # -- structure -------------------------------------------------------------------------------
+    @property
+    def nodes(self) -> tuple:
+        """The nodes in the order given at construction."""
+        return tuple(self.parents)
+
+    def with_cpts(self, cpts: Mapping[Node, Mapping[tuple, Mapping[Value, object]]],
+                  name: str) -> "BayesNet":
+        """Another member of a family: same graph and domains, new CPTs."""
+        return BayesNet.from_cpts(self.parents, self.domains, cpts, name)
+
+    def probability(self, assignment: Mapping[Node, Value]) -> Fraction:
+        """``P(X = assignment)`` for a full assignment (chain rule over the CPTs)."""
+        p = Fraction(1)
+        for node in self.nodes:
+            key = tuple(assignment[q] for q in self.parents[node])
+            p *= self.cpts[node][key].prob(assignment[node])
+            if not p:
+                break
+        return p
+
+    def factors(self) -> list[Factor]:
+        """One factor per CPT, scope ``parents + (node,)``."""
+        out = []
+        for node in self.nodes:
+            table = {}
+            for key, dist in self.cpts[node].items():
+                for value, p in dist.items():
+                    table[key + (value,)] = p
+            out.append(Factor(self.parents[node] + (node,), table))
+        return out
+
+    # -- inference -------------------------------------------------------------------------------
+    def joint_factor(self, variables: Sequence[Node],
+                     evidence: Mapping[Node, Value] | None = None) -> dict[tuple, Fraction]:
+        """``P(X_vars = v, evidence)`` for every ``v`` by variable elimination (unnormalised).
+
+        Non-query variables are eliminated greedily (fewest neighbours first in the interaction
+        graph of the remaining factors).  Zero entries are omitted.
+        """
+        variables = tuple(variables)
+        evidence = dict(evidence or {})
+        for v in list(variables) + list(evidence):
+            if v not in self.domains:
+                raise ModelError(f"unknown node {v!r}", "nodes")
+        factors = [f.restrict(evidence) for f in self.factors()]
+        # only ancestors of the query and evidence matter (barren nodes sum to one)
+        relevant = set(variables) | set(evidence)
+        for v in list(relevant):
+            relevant |= nx.ancestors(self.graph, v)
+        factors = [f for f in factors if f.scope[-1] in relevant]
+        keep = set(variables)
+        eliminate = [v for v in self.nodes if v in relevant and v not in keep]
+        while eliminate:
+            def cost(v: Node) -> int:
+                scope = set()
+                for f in factors:
+                    if v in f.scope:
+                        scope |= set(f.scope)
+                return len(scope)
+            var = min(eliminate, key=cost)
+            eliminate.remove(var)
+            involved = [f for f in factors if var in f.scope]
+            factors = [f for f in factors if var not in f.scope]
+            if not involved:
+                continue
+            product_factor = involved[0]
+            for f in involved[1:]:
+                product_factor = product_factor.multiply(f, self.domains)
+            factors.append(product_factor.sum_out(var))
+        result = Factor((), {(): Fraction(1)})
+        for f in factors:
+            result = result.multiply(f, self.domains)
+        missing = [v for v in variables if v not in result.scope]
+        for v in missing:  # query variables with no factor (cannot happen: each has its CPT)
+            result = result.multiply(Factor((v,), {(x,): Fraction(1) for x in self.domains[v]}),
+                                     self.domains)
+        return {k: p for k, p in result.reorder(variables).items() if p}
+
+    def marginal(self, variables: Sequence[Node]) -> dict[tuple, Fraction]:
+        """``P(X_vars = v)`` by variable elimination; keys are value tuples in ``variables`` order."""
+        return self.joint_factor(variables)
+
+    def conditional(self, variables: Sequence[Node],
+                    evidence: Mapping[Node, Value]) -> dict[tuple, Fraction]:
+        """``P(X_vars = v | evidence)`` by variable elimination.
+
+        Raises :class:`ModelError` when the evidence has probability zero.
+        """
+        table = self.joint_factor(variables, evidence)
+        total = sum(table.values(), Fraction(0))
+        if not total:
+            raise ModelError(f"the evidence {dict(evidence)} has probability zero", "evidence")
+        return {k: p / total for k, p in table.items()}
+
+    def marginal_by_enumeration(self, variables: Sequence[Node],
+                                limit: int = DEFAULT_MAX_JOINT) -> dict[tuple, Fraction]:
+        """``P(X_vars = v)`` by summing the full joint (independent cross-check, ``O(n d^n)``)."""
+        size = 1
+        for node in self.nodes:
+            size *= len(self.domains[node])
+        if size > limit:
+            raise TooLargeError(f"the joint of {len(self.nodes)} nodes has {size:,} entries, more "
+                                f"than the limit of {limit:,}", "nodes")
+        out: dict[tuple, Fraction] = {}
+        nodes = self.nodes
+        for values in cartesian(*(self.domains[n] for n in nodes)):
+            assignment = dict(zip(nodes, values))
+            p = self.probability(assignment)
+            if p:
+                key = tuple(assignment[v] for v in variables)
+                out[key] = out.get(key, Fraction(0)) + p
+        return out
+
+    def to_dict(self) -> dict:
+        return {"name": self.name,
+                "nodes": {str(n): {"domain": list(self.domains[n]),
+                                   "parents": [str(p) for p in self.parents[n]],
+                                   "cpt": [[list(k), {str(v): fraction_str(p) for v, p in d.items()}]
+                                           for k, d in self.cpts[n].items()]}
+                          for n in self.nodes}}
+
+
+@dataclass(frozen=True)
+class BayesNetFamily:
+    """A finite family Θ of CPT sets over one graph (``002_e1f2e9a9937b8cda.txt`` §4).
+
+    All members share the graph, the parent order and the domains.
+    """
+
+    members: tuple[BayesNet, ...]
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            raise ModelError("a family needs at least one member", "members")
+        first = self.members[0]
+        names = set()
+        for k, m in enumerate(self.members):
+            if dict(m.parents) != dict(first.parents) or dict(m.domains) != dict(first.domains):
+                raise ModelError("every member of a family must have the same graph and domains",
+                                 f"members.{k}")
+            if m.name in names:
+                raise ModelError(f"two members are named {m.name!r}", f"members.{k}")
+            names.add(m.name)
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        return self.members[0].graph
+
+    @property
+    def nodes(self) -> tuple:
+        return self.members[0].nodes
+
+    @property
+    def domains(self) -> Mapping[Node, tuple]:
+        return self.members[0].domains
+
+
+# ------------------------------------------------------------------------------------------------
+# Markov chains
+# ------------------------------------------------------------------------------------------------
+
+Matrix = tuple  # tuple of tuples of Fraction
+
+
+def mat_mul(left: Matrix, right: Matrix) -> Matrix:
+    """Exact product of two square rational matrices (``O(k^3)``)."""
+    k = len(left)
+    cols = list(zip(*right))
+    return tuple(tuple(sum((left[i][m] * cols[j][m] for m in range(k)), Fraction(0))
+                       for j in range(k)) for i in range(k))
+
+
+def identity(k: int) -> Matrix:
+    return tuple(tuple(Fraction(int(i == j)) for j in range(k)) for i in range(k))
+
+
+def solve_stationary(matrix: Matrix) -> tuple[Fraction, ...]:
+    """The unique ``π`` with ``π P = π``, ``Σ π = 1`` by exact Gaussian elimination.
+
+    Raises :class:`ModelError` if the solution is not unique (a reducible chain with several
+    closed classes).  ``O(k^3)`` exact operations.
+    """
+    k = len(matrix)
+    # rows: (P^T - I) π = 0 for k-1 equations, plus Σπ = 1
+    rows = [[matrix[j][i] - (1 if i == j else 0) for j in range(k)] + [Fraction(0)]
+            for i in range(k)]
+    rows.append([Fraction(1)] * k + [Fraction(1)])
+    n_rows = len(rows)
+    pivot_row = 0
+    pivots = []
+    for col in range(k):
+        sel = next((r for r in range(pivot_row, n_rows) if rows[r][col] != 0), None)
+        if sel is None:
+            continue
+        rows[pivot_row], rows[sel] = rows[sel], rows[pivot_row]
+        pv = rows[pivot_row][col]
+        rows[pivot_row] = [x / pv for x in rows[pivot_row]]
+        for r in range(n_rows):
+            if r != pivot_row and rows[r][col] != 0:
+                f = rows[r][col]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[pivot_row])]
+        pivots.append(col)
+        pivot_row += 1
+    if len(pivots) < k:
+        raise ModelError("the chain has more than one stationary distribution (it is reducible "
+                         "with several closed classes)", "transition")
+    return tuple(rows[i][k] for i in range(k))
+
+
+@dataclass(frozen=True)
+class MarkovChain:
+    """A homogeneous Markov chain ``X_1 → ... → X_T`` (``002_e1f2e9a9937b8cda.txt`` §4.1).
+
+    ``matrix[x][y] = P(X_{t+1} = states[y] | X_t = states[x])``.  ``initial`` is the distribution
+    of ``X_1`` as a tuple over ``states``, or ``None`` for "any initial distribution" (the §5
+    family, where the initial distribution is drawn from the whole simplex).
+    """
+
+    states: tuple
+    matrix: Matrix
+    length: int
+    initial: tuple | None = None
+    name: str = "θ"
+    _powers: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        k = len(self.states)
+        if k < 1 or len(self.matrix) != k or any(len(r) != k for r in self.matrix):
+            raise ModelError(f"the transition matrix must be {k}x{k}", f"{self.name}.transition")
+        for i, row in enumerate(self.matrix):
+            if any(p < 0 for p in row) or sum(row) != 1:
+                raise ModelError(f"row {self.states[i]!r} must be a distribution (sums to "
+                                 f"{fraction_str(sum(row))})", f"{self.name}.transition.{i}")
+        if self.initial is not None and (len(self.initial) != k or sum(self.initial) != 1
+                                         or any(p < 0 for p in self.initial)):
+            raise ModelError("the initial distribution must be a distribution over the states",
+                             f"{self.name}.initial")
+        if self.length < 1:
+            raise ModelError("a chain needs at least one node", f"{self.name}.length")
+
+    @classmethod
+    def binary(cls, p0: object, p1: object, length: int, initial: Sequence[object] | None = None,
+               name: str | None = None) -> "MarkovChain":
+        """The two-state chain of §5: ``p0 = P(0→0)``, ``p1 = P(1→1)`` (exact rationals)."""
+        a, b = exact(p0, "p0"), exact(p1, "p1")
+        if not (0 <= a <= 1 and 0 <= b <= 1):
+            raise ModelError("p0 and p1 must lie in [0, 1]", "p0")
+        init = None if initial is None else tuple(exact(x, "initial") for x in initial)
+        return cls((0, 1), ((a, 1 - a), (1 - b, b)), length, init,
+                   name or f"p0={fraction_str(a)},p1={fraction_str(b)}")
+
+    @property
+    def k(self) -> int:
+        return len(self.states)
+
+    def power(self, t: int) -> Matrix:
+        """``P^t`` exactly (repeated squaring, cached): ``P^t[x][y] = P(X_{s+t}=y | X_s=x)``."""
+        if t < 0:
+            raise ValueError("t must be >= 0")
+        if t in self._powers:
+            return self._powers[t]
+        if t == 0:
+            result = identity(self.k)
+        elif t == 1:
+            result = self.matrix
+        else:
+            half = self.power(t // 2)
+            result = mat_mul(half, half)
+            if t % 2:
+                result = mat_mul(result, self.matrix)
+        self._powers[t] = result
+        return result
+
+    def stationary(self) -> tuple[Fraction, ...]:
+        """The exact stationary distribution (see :func:`solve_stationary`)."""
+        if "pi" not in self._powers:
+            self._powers["pi"] = solve_stationary(self.matrix)
+        return self._powers["pi"]
+
+    def marginal(self, position: int) -> tuple[Fraction, ...]:
+        """``P(X_position = ·)`` for 1-based ``position`` (needs a given initial distribution)."""
+        if self.initial is None:
+            raise UnsupportedError("the chain's initial distribution is 'any'; it has no single "
+                                   "marginal", f"{self.name}.initial")
+        row = self.initial
+        if position > 2 and row == self.stationary_or_none():
+            return row
+        power = self.power(position - 1)
+        return tuple(sum((row[x] * power[x][y] for x in range(self.k)), Fraction(0))
+                     for y in range(self.k))
+
+    def stationary_or_none(self) -> tuple | None:
+        """The stationary distribution, or ``None`` when it is not unique."""
+        try:
+            return self.stationary()
+        except ModelError:
+            return None
+
+    def is_reversible(self) -> bool:
+        """Detailed balance ``π(x)P(x,y) = π(y)P(y,x)`` with the exact stationary distribution."""
+        pi = self.stationary()
+        return all(pi[x] * self.matrix[x][y] == pi[y] * self.matrix[y][x]
+                   for x in range(self.k) for y in range(self.k))
+
+    def with_initial(self, initial: tuple | None, name: str | None = None) -> "MarkovChain":
+        return MarkovChain(self.states, self.matrix, self.length, initial, name or self.name)
+
+    def stationary_start(self) -> "MarkovChain":
+        """The same chain started from its stationary distribution."""
+        return self.with_initial(self.stationary(), f"{self.name} (stationary start)")
+
+    def to_bayesnet(self) -> BayesNet:
+        """The chain as a :class:`BayesNet` over nodes ``1..T`` (needs a given initial)."""
+        if self.initial is None:
+            raise UnsupportedError("a Bayesian network needs a given initial distribution",
+                                   f"{self.name}.initial")
+        parents = {1: []}
+        parents.update({t: [t - 1] for t in range(2, self.length + 1)})
+        domains = {t: self.states for t in range(1, self.length + 1)}
+        cpts: dict = {1: {(): dict(zip(self.states, self.initial))}}
+        rows = {(s,): dict(zip(self.states, self.matrix[i])) for i, s in enumerate(self.states)}
+        for t in range(2, self.length + 1):
+            cpts[t] = rows
+        return BayesNet.from_cpts(parents, domains, cpts, self.name)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "states": list(self.states), "length": self.length,
+                "transition": [[fraction_str(p) for p in row] for row in self.matrix],
+                "initial": "any" if self.initial is None else [fraction_str(p) for p in self.initial]}
+
+
+def reversible_chain(weights: Sequence[Sequence[object]], length: int,
+                     initial: Sequence[object] | None = None, name: str = "θ") -> MarkovChain:
+    """The random walk on a weighted undirected graph: ``P(x,y) = w(x,y) / Σ_z w(x,z)``.
+
+    ``weights`` must be symmetric and nonnegative with positive row sums; the chain is reversible
+    with ``π(x) ∝ Σ_z w(x,z)`` (detailed balance ``π(x)P(x,y) ∝ w(x,y)``).  Used to generate the
+    reversible chains of Lemmas B.4–B.7.
+    """
+    W = [[exact(x, f"weights.{i}.{j}") for j, x in enumerate(row)] for i, row in enumerate(weights)]
+    k = len(W)
+    for i in range(k):
+        for j in range(k):
+            if W[i][j] < 0 or W[i][j] != W[j][i]:
+                raise ModelError("weights must be symmetric and nonnegative", f"weights.{i}.{j}")
+    sums = [sum(row) for row in W]
+    if any(s <= 0 for s in sums):
+        raise ModelError("every row of weights needs a positive sum", "weights")
+    matrix = tuple(tuple(W[i][j] / sums[i] for j in range(k)) for i in range(k))
+    init = None if initial is None else tuple(exact(x, "initial") for x in initial)
+    return MarkovChain(tuple(range(k)), matrix, length, init, name)
+
+
+def chain_from_markov_prior(prior: MarkovPrior) -> MarkovChain:
+    """A :class:`MarkovChain` from a homogeneous :class:`MarkovPrior` (no dataset enumeration).
+
+    Raises :class:`UnsupportedError` for a chain whose kernel changes from step to step or whose
+    attributes have different domains.
+    """
+    kernels = prior.transitions
+    if not kernels:
+        states = tuple(prior.initial.support)
+        return MarkovChain(states, identity(len(states)), 1,
+                           tuple(prior.initial.prob(s) for s in states), prior.name)
+    first = kernels[0]
+    if any(k is not first and k != first for k in kernels[1:]):
+        raise UnsupportedError("the chain algorithms need a homogeneous chain (one transition "
+                               "kernel for every step)", f"priors.{prior.name}.markov")
+    states = tuple(first)
+    for s in prior.initial.support:
+        if s not in first:
+            raise UnsupportedError("the initial distribution uses a value with no transition row",
+                                   f"priors.{prior.name}.markov.initial")
+    matrix = tuple(tuple(first[s].prob(t) for t in states) for s in states)
+    initial = tuple(prior.initial.prob(s) for s in states)
+    return MarkovChain(states, matrix, len(prior.attributes), initial, prior.name)
+
+
+def _parse_matrix(raw: Sequence[Sequence[object]], path: str) -> Matrix:
+    return tuple(tuple(exact(x, f"{path}.{i}.{j}") for j, x in enumerate(row))
+                 for i, row in enumerate(raw))
+
+
+__all__ = ["BayesNet", "BayesNetFamily", "Factor", "MarkovChain", "chain_from_markov_prior",
+           "reversible_chain",
+           "mat_mul", "identity", "solve_stationary", "DEFAULT_MAX_JOINT"]
