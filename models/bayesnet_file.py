@@ -26,7 +26,7 @@ import jsonschema
 
 from models.bayesnet import BayesNet, BayesNetFamily
 from models.errors import ModelError
-from models.modelfile import reject_duplicate_keys, schema_error
+from models.modelfile import read_json_file, schema_error
 
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("bayesnet.schema.json")
@@ -39,15 +39,7 @@ def is_bayesnet_file(data: object) -> bool:
 
 def load_bayesnet(path: str | os.PathLike) -> BayesNetFamily:
     """Read and validate a Bayesian-network family file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise ModelError(f"cannot read {path}: {error.strerror}", str(path)) from None
-    try:
-        data = json.loads(text, object_pairs_hook=reject_duplicate_keys)
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}",
-                         str(path)) from None
+    data = read_json_file(path, "Bayesian-network file")
     return parse_bayesnet(data)
 
 

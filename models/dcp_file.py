@@ -31,7 +31,7 @@ import jsonschema
 from models.dcp import DCPModel, DatasetKernel
 from models.distribution import Distribution
 from models.errors import ModelError, join_path
-from models.modelfile import write_json_atomically
+from models.modelfile import read_json_file, write_json_atomically
 from models.numbers import exact, fraction_str
 
 VERSION = 1
@@ -40,15 +40,7 @@ SCHEMA_PATH = Path(__file__).with_name("dcp_model.schema.json")
 
 def load_dcp_model(path: str | os.PathLike) -> DCPModel:
     """Read and validate the DCP model file at ``path``."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ModelError(f"{path} is not UTF-8 text: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}, "
-                         f"column {error.colno}") from None
+    data = read_json_file(path, "DCP model file")
     return parse_dcp_model(data)
 
 

@@ -7,7 +7,6 @@ the mechanisms to audit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from models.errors import ModelError

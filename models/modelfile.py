@@ -94,18 +94,27 @@ def load_model(path: str | os.PathLike, *, max_datasets: int = DEFAULT_MAX_DATAS
     Checks that need every dataset (interval families, explicit-universe priors) refuse a universe
     of more than ``max_datasets`` datasets with :class:`TooLargeError`.
     """
+    data = read_json_file(path, "model file")
+    return parse_model(data, max_datasets=max_datasets)
+
+
+def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
+    """Decode the JSON document at ``path`` for one of the toolkit's readers.
+
+    Every failure is a :class:`ModelError` saying which file and what is wrong: unreadable, not
+    UTF-8, not JSON (with line and column), or an object with a repeated key.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise ModelError(f"cannot read model file {str(path)!r}: {error.strerror or error}") from None
+        raise ModelError(f"cannot read {kind} {str(path)!r}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
-        raise ModelError(f"model file {str(path)!r} is not UTF-8 text: {error.reason}") from None
+        raise ModelError(f"{kind} {str(path)!r} is not UTF-8 text: {error.reason}") from None
     try:
-        data = json.loads(text, object_pairs_hook=reject_duplicate_keys)
+        return json.loads(text, object_pairs_hook=reject_duplicate_keys)
     except json.JSONDecodeError as error:
-        raise ModelError(f"model file {str(path)!r} is not valid JSON: {error.msg} at line "
+        raise ModelError(f"{kind} {str(path)!r} is not valid JSON: {error.msg} at line "
                          f"{error.lineno}, column {error.colno}") from None
-    return parse_model(data, max_datasets=max_datasets)
 
 
 def parse_model(data: object, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
@@ -602,7 +611,7 @@ class _Reader:
         blocks: dict[str, tuple[IntervalBlock, ...]] = {}
         for secret_name, raw_blocks in raw.items():
             spath = f"{path}.{secret_name}"
-            secret = self._secret(secret_name, spath)
+            self._secret(secret_name, spath)
             members = self._secret_datasets(secret_name, datasets)
             if not members:
                 raise ModelError(f"secret {secret_name!r} holds on no dataset of the universe", spath)
@@ -738,7 +747,7 @@ class _Reader:
         if kind == "attribute":
             return Query("attribute", universe, [body], 1, f"{path}.attribute")
         if "value" in body and kind != "count":
-            raise ModelError(f"'value' is only meaningful for the 'count' query", f"{path}.{kind}.value")
+            raise ModelError("'value' is only meaningful for the 'count' query", f"{path}.{kind}.value")
         return Query(kind, universe, body.get("attributes"), body.get("value", 1), f"{path}.{kind}")
 
     def _check_integer_query(self, query: Query, path: str) -> None:

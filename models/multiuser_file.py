@@ -32,7 +32,7 @@ import jsonschema
 
 from models.distribution import Distribution
 from models.errors import ModelError, join_path
-from models.modelfile import write_json_atomically
+from models.modelfile import read_json_file, write_json_atomically
 from models.multiuser import MultiUserModel, User
 from models.numbers import exact, fraction_str, probability
 
@@ -42,15 +42,7 @@ SCHEMA_PATH = Path(__file__).with_name("multiuser_model.schema.json")
 
 def load_multiuser_model(path: str | os.PathLike) -> MultiUserModel:
     """Read and validate the multi-user model file at ``path``."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ModelError(f"{path} is not UTF-8 text: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}, "
-                         f"column {error.colno}") from None
+    data = read_json_file(path, "multi-user model file")
     return parse_multiuser_model(data)
 
 

@@ -3,7 +3,6 @@ composition, inverse composition, model files, command line and claims."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from fractions import Fraction as F
 from itertools import combinations, product

@@ -12,7 +12,6 @@ from hypothesis import given, settings, strategies as st
 from models.errors import ModelError, UnsupportedError
 from models.modelfile import load_model, parse_model
 from models.numbers import INFINITY
-from models.secrets import Secret
 from proofs_check.paper_000.influence import theorem8_ratio
 from verify.chain_influence import chain_influence_curve
 from verify.influence import influence_curve, leakage_through, max_influence

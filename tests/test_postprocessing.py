@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models import Distribution, PostProcessed, TableMechanism
+from models import Distribution, TableMechanism
 from models.modelfile import load_model
 from verify.certified import parse_budget
 from verify.cli import main

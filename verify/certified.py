@@ -100,7 +100,7 @@ def _relation(ratio: Ratio, budget: Budget) -> str:
     # exp(eps) is irrational for rational eps != 0: refine until the intervals separate.
     bits = 64
     while bits <= _MAX_PRECISION_BITS:
-        with _interval_precision(bits):
+        with interval_precision(bits):
             bound = iv.exp(iv.mpf(eps.numerator) / eps.denominator)
             value = iv.mpf(ratio.numerator) / ratio.denominator  # type: ignore[union-attr]
             if value.b < bound.a:
@@ -112,7 +112,7 @@ def _relation(ratio: Ratio, budget: Budget) -> str:
 
 
 @contextmanager
-def _interval_precision(bits: int) -> Iterator[None]:
+def interval_precision(bits: int) -> Iterator[None]:
     """Run interval arithmetic at ``bits`` of precision, restoring the previous setting."""
     previous = iv.prec
     iv.prec = bits
@@ -120,6 +120,11 @@ def _interval_precision(bits: int) -> Iterator[None]:
         yield
     finally:
         iv.prec = previous
+
+
+def rational_interval(value: Fraction):
+    """An mpmath interval enclosing the rational ``value`` at the current precision."""
+    return iv.mpf(value.numerator) / value.denominator
 
 
 def _order(left: Fraction, right: Fraction) -> str:
@@ -135,7 +140,7 @@ def log_bounds(ratio: Ratio, bits: int = 64) -> tuple[float, float]:
     r = Fraction(ratio)
     if r == 0:
         return (float("-inf"), float("-inf"))
-    with _interval_precision(bits + 10):
+    with interval_precision(bits + 10):
         interval = iv.log(iv.mpf(r.numerator) / r.denominator)
         low, high = interval.a, interval.b
     return (float(mpmath.mpf(low)) - 2 ** -50 * max(1.0, abs(float(low))),

@@ -42,7 +42,7 @@ from models.distribution import Distribution
 from models.errors import ModelError
 from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from verify.certified import Budget, parse_budget
-from verify.dcp import DCPCheck, dcp_check, effective_mechanism
+from verify.dcp import DCPCheck, dcp_check
 from verify.dcp_composition import joint_kernel, true_joint
 
 Posterior = Mapping[Hashable, Distribution]

@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -80,7 +79,7 @@ from models.errors import ModelError, UnsupportedError
 from models.model import PufferfishModel
 from models.numbers import INFINITY, Ratio, exact, fraction_str
 from models.universe import DEFAULT_MAX_DATASETS, Dataset
-from verify.certified import Budget, compare_ratio
+from verify.certified import Budget, compare_ratio, interval_precision, rational_interval
 from verify.supports import prior_supports
 
 MAX_BITS = 1 << 13
@@ -92,20 +91,6 @@ Measure = Mapping[Fraction, Fraction]
 # ------------------------------------------------------------------------------------------------
 # interval helpers
 # ------------------------------------------------------------------------------------------------
-
-@contextmanager
-def _precision(bits: int) -> Iterator[None]:
-    previous = iv.prec
-    iv.prec = bits
-    try:
-        yield
-    finally:
-        iv.prec = previous
-
-
-def _iv(value: Fraction):
-    """An interval enclosing the rational ``value``."""
-    return iv.mpf(value.numerator) / value.denominator
 
 
 def _lower(interval) -> Fraction:
@@ -136,8 +121,8 @@ def _float_up(value: Fraction) -> float:
 def _log_bounds(lower: Ratio, upper: Ratio, bits: int) -> tuple[float, float]:
     """Outward-rounded float bounds on ``log`` of a positive interval ``[lower, upper]``."""
     def log_interval(x: Ratio):
-        return iv.log(_iv(Fraction(x)))
-    with _precision(bits + 10):
+        return iv.log(rational_interval(Fraction(x)))
+    with interval_precision(bits + 10):
         low = -math.inf if lower == 0 else (math.inf if lower == INFINITY
                                             else _float_down(_lower(log_interval(lower))))
         high = -math.inf if upper == 0 else (math.inf if upper == INFINITY
@@ -148,8 +133,8 @@ def _log_bounds(lower: Ratio, upper: Ratio, bits: int) -> tuple[float, float]:
 def _exp_of_budget(budget: Budget):
     """An interval enclosing ``e^ε`` for a finite budget."""
     if budget.ratio is not None:
-        return _iv(budget.ratio)
-    return iv.exp(_iv(budget.epsilon))
+        return rational_interval(budget.ratio)
+    return iv.exp(rational_interval(budget.epsilon))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -193,8 +178,8 @@ def _densities(measure: tuple[tuple[Fraction, Fraction], ...], points: list[Frac
     """
     origin = points[0]
     weights = dict(measure)
-    ups = [_iv(weights.get(w, Fraction(0))) * iv.exp(_iv((w - origin) / sigma)) for w in points]
-    downs = [_iv(weights.get(w, Fraction(0))) * iv.exp(_iv((origin - w) / sigma)) for w in points]
+    ups = [rational_interval(weights.get(w, Fraction(0))) * iv.exp(rational_interval((w - origin) / sigma)) for w in points]
+    downs = [rational_interval(weights.get(w, Fraction(0))) * iv.exp(rational_interval((origin - w) / sigma)) for w in points]
     below, above = [], []
     total = iv.mpf(0)
     for term in ups:
@@ -205,7 +190,7 @@ def _densities(measure: tuple[tuple[Fraction, Fraction], ...], points: list[Frac
         above.append(total)
         total = total + term
     above.reverse()
-    return [iv.exp(_iv((origin - w) / sigma)) * below[k] + iv.exp(_iv((w - origin) / sigma)) * above[k]
+    return [iv.exp(rational_interval((origin - w) / sigma)) * below[k] + iv.exp(rational_interval((w - origin) / sigma)) * above[k]
             for k, w in enumerate(points)]
 
 
@@ -258,7 +243,7 @@ class LaplaceRatioBound:
         tested: set[int] = set()
         bits = max(self.bits, 64)
         while pending and bits <= max_bits:
-            with _precision(bits):
+            with interval_precision(bits):
                 ratios = _ratio_intervals(self.first, self.second, points, self.scale)
                 bound = _exp_of_budget(budget)
                 still = []
@@ -344,7 +329,7 @@ def laplace_mixture_sup_ratio(first: Mapping[Fraction, Fraction], second: Mappin
     if sigma == 0:
         return _discrete_ratio(p1, p2, bits)
     points = sorted({v for v, _ in p1} | {v for v, _ in p2})
-    with _precision(bits):
+    with interval_precision(bits):
         ratios = _ratio_intervals(p1, p2, points, sigma)
         best = max(range(len(points)), key=lambda k: (_upper(ratios[k]), _lower(ratios[k])))
         lower = max(_lower(r) for r in ratios)
@@ -443,8 +428,8 @@ def _discrete_hockey_interval(p1, p2, budget: Budget, bits: int) -> tuple[Fracti
         q = weights.get(v, Fraction(0))
         if _positive_part_sign(p, q, budget) > 0:
             a, b = a + p, b + q
-    with _precision(bits):
-        value = _iv(a) - _exp_of_budget(budget) * _iv(b)
+    with interval_precision(bits):
+        value = rational_interval(a) - _exp_of_budget(budget) * rational_interval(b)
         return _lower(value), _upper(value)
 
 
@@ -476,10 +461,10 @@ def _hockey_interval(p1, p2, sigma: Fraction, budget: Budget, bits: int) -> tupl
     points = sorted({v for v, _ in p1} | {v for v, _ in p2})
     origin = points[0]
     w1, w2 = dict(p1), dict(p2)
-    with _precision(bits):
+    with interval_precision(bits):
         c = _exp_of_budget(budget)
-        diff = [_iv(w1.get(v, Fraction(0))) - c * _iv(w2.get(v, Fraction(0))) for v in points]
-        u = [iv.exp(_iv((v - origin) / sigma)) for v in points]
+        diff = [rational_interval(w1.get(v, Fraction(0))) - c * rational_interval(w2.get(v, Fraction(0))) for v in points]
+        u = [iv.exp(rational_interval((v - origin) / sigma)) for v in points]
         below, above = [], []
         total = iv.mpf(0)
         for d, uk in zip(diff, u):

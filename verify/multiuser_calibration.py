@@ -68,7 +68,6 @@ Example (Figure 1: Table 2 users, user 4 reports 5 or 3; Theorem 1 gives θ = 2/
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
@@ -82,7 +81,7 @@ from models.errors import ModelError, UnsupportedError
 from models.multiuser import (PAIR_SETS, MultiUserModel, UserSecretPair, conditional_pair,
                               is_bernoulli, others_sum)
 from models.numbers import fraction_str
-from verify.certified import Budget, compare_ratio
+from verify.certified import Budget, compare_ratio, interval_precision, rational_interval
 from verify.laplace_mixture import LaplaceRatioBound, laplace_mixture_sup_ratio
 from verify.transport import delta_star, transport_plan
 
@@ -98,19 +97,6 @@ MINIMAL_TOLERANCE = Fraction(1, 2 ** 20)
 # ------------------------------------------------------------------------------------------------
 # interval helpers
 # ------------------------------------------------------------------------------------------------
-
-@contextmanager
-def _precision(bits: int):
-    previous = iv.prec
-    iv.prec = bits
-    try:
-        yield
-    finally:
-        iv.prec = previous
-
-
-def _iv(value: Fraction):
-    return iv.mpf(value.numerator) / value.denominator
 
 
 def _bounds(interval) -> tuple[Fraction, Fraction]:
@@ -141,10 +127,10 @@ def exp_sum_sign(terms: Mapping[Fraction, Fraction], max_bits: int = 1 << 13) ->
         return 0
     bits = 64
     while bits <= max_bits:
-        with _precision(bits):
+        with interval_precision(bits):
             total = iv.mpf(0)
             for t, c in collected.items():
-                total = total + _iv(c) * iv.exp(_iv(t))
+                total = total + rational_interval(c) * iv.exp(rational_interval(t))
             if total.a > 0:
                 return 1
             if total.b < 0:
@@ -260,9 +246,9 @@ def eq13_theta(dist: Distribution, budget: Budget, tolerance: Fraction = ROOT_TO
         else:
             low = mid
         if low > 1:
-            with _precision(BITS):
-                lo_theta = _bounds(1 / (scale * iv.log(_iv(high))))[0]
-                hi_theta = _bounds(1 / (scale * iv.log(_iv(low))))[1]
+            with interval_precision(BITS):
+                lo_theta = _bounds(1 / (scale * iv.log(rational_interval(high))))[0]
+                hi_theta = _bounds(1 / (scale * iv.log(rational_interval(low))))[1]
             if hi_theta - lo_theta <= tolerance * lo_theta:
                 return Theta(lo_theta, hi_theta, None,
                              RootSpec(scale, poly, {0: Fraction(1)}, low, high))
@@ -275,9 +261,9 @@ def eq15_theta(p: Fraction, budget: Budget) -> Theta:
         return Theta(Fraction(0), Fraction(0))
     if p == 1:
         return Theta.multiple(Fraction(1), eps)          # 1/log(e^ε) = 1/ε exactly
-    with _precision(BITS):
-        e = iv.exp(_iv(eps))
-        z = (e - (1 - _iv(p))) / _iv(p)
+    with interval_precision(BITS):
+        e = iv.exp(rational_interval(eps))
+        z = (e - (1 - rational_interval(p))) / rational_interval(p)
         root = RootSpec(1, {0: 1 - p, 1: p}, {0: Fraction(1)}, *_widen(z))
         return _theta_from_interval(1 / iv.log(z), root)
 
@@ -305,9 +291,9 @@ def lemma2_theta(psi: Fraction, budget: Budget) -> Theta:
     eps = epsilon_of(budget)
     if psi == 0:
         return Theta.multiple(Fraction(1), eps)          # 1/log(e^ε) = 1/ε exactly
-    with _precision(BITS):
-        e = iv.exp(_iv(eps))
-        z = e + (e - 1) * _iv(psi)
+    with interval_precision(BITS):
+        e = iv.exp(rational_interval(eps))
+        z = e + (e - 1) * rational_interval(psi)
         root = RootSpec(1, {0: psi, 1: Fraction(1)}, {0: 1 + psi}, *_widen(z))
         return _theta_from_interval(1 / iv.log(z), root)
 
@@ -491,9 +477,9 @@ def _sign_at_root(poly, root: RootSpec, power: int, budget: Budget, refinements:
                              for e, c in poly.items()}, symbol)
     spec = root
     for _ in range(refinements):
-        with _precision(BITS):
-            u_low = iv.root(_iv(spec.z_low), power) if power > 1 else _iv(spec.z_low)
-            u_high = iv.root(_iv(spec.z_high), power) if power > 1 else _iv(spec.z_high)
+        with interval_precision(BITS):
+            u_low = iv.root(rational_interval(spec.z_low), power) if power > 1 else rational_interval(spec.z_low)
+            u_high = iv.root(rational_interval(spec.z_high), power) if power > 1 else rational_interval(spec.z_high)
             low, _ = _bounds(u_low)
             _, high = _bounds(u_high)
         if expression.count_roots(sympy.Rational(low.numerator, low.denominator),

@@ -50,7 +50,7 @@ from models.distribution import Distribution
 from models.errors import ModelError
 from models.mechanisms import Mechanism, PostProcessed, TableMechanism, jsonable_output
 from models.model import PufferfishModel
-from models.numbers import INFINITY, Ratio, epsilon_float, fraction_str
+from models.numbers import INFINITY, Ratio, fraction_str
 from models.priors import UniformPrior
 from models.secrets import Secret, SecretPair
 from models.universe import Dataset, Universe

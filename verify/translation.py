@@ -36,7 +36,7 @@ from mpmath import iv
 
 from models.errors import ModelError
 from models.numbers import INFINITY, Ratio, exact, fraction_str
-from verify.certified import _interval_precision, parse_budget
+from verify.certified import interval_precision, parse_budget
 
 _MAX_BITS = 1 << 16
 
@@ -135,7 +135,7 @@ class LogValue:
         """Certified ``[lower, upper]`` (outward-rounded floats)."""
         if self.infinite:
             return (math.inf, math.inf)
-        with _interval_precision(bits + 20):
+        with interval_precision(bits + 20):
             value = (iv.mpf(self.q.numerator) / self.q.denominator
                      + iv.log(iv.mpf(self.r.numerator) / self.r.denominator)) / self.d
             low, high = float(value.a), float(value.b)
@@ -184,7 +184,7 @@ def _sign(q: Fraction, r: Fraction) -> int:
         return (q > 0) - (q < 0)
     bits = 64
     while bits <= _MAX_BITS:
-        with _interval_precision(bits):
+        with interval_precision(bits):
             value = iv.mpf(q.numerator) / q.denominator + iv.log(iv.mpf(r.numerator) / r.denominator)
             if value.a > 0:
                 return 1

@@ -53,30 +53,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.errors import ModelError, TooLargeError
+from models.errors import TooLargeError
 from models.multiuser import lattice_step
-from models.numbers import exact, fraction_str
-from verify.wasserstein import Atoms, Coupling, comonotone_coupling, verify_coupling
+from models.numbers import fraction_str
+from verify.wasserstein import Atoms, Coupling, atoms, comonotone_coupling, verify_coupling
 
 DEFAULT_MAX_POINTS = 2_000_000
 """Largest lattice on which Δ* is tabulated."""
-
-
-def atoms(raw: Mapping, name: str = "distribution") -> Atoms:
-    """Sorted ``((value, mass), ...)`` with positive masses summing to 1, validated exactly."""
-    if not isinstance(raw, Mapping):
-        raise ModelError("expected a mapping from value to probability", name)
-    merged: dict[Fraction, Fraction] = {}
-    for value, weight in raw.items():
-        v, p = exact(value, f"{name}.{value}"), exact(weight, f"{name}.{value}")
-        if p < 0:
-            raise ModelError(f"probability {fraction_str(p)} is negative", f"{name}.{value}")
-        if p:
-            merged[v] = merged.get(v, Fraction(0)) + p
-    total = sum(merged.values(), Fraction(0))
-    if total != 1:
-        raise ModelError(f"probabilities sum to {fraction_str(total)}, must sum to 1", name)
-    return tuple(sorted(merged.items()))
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,9 @@ Atoms = tuple[tuple[Fraction, Fraction], ...]
 Coupling = tuple[tuple[Fraction, Fraction, Fraction], ...]
 
 
-def _atoms(raw: Mapping, name: str, normalized: bool = True) -> Atoms:
+def atoms(raw: Mapping, name: str = "distribution", normalized: bool = True) -> Atoms:
+    """Sorted ``((value, mass), ...)`` with positive masses (summing to 1 when ``normalized``),
+    validated exactly with JSON-path errors."""
     if not isinstance(raw, Mapping):
         raise ModelError("expected a mapping from value to probability", name)
     merged: dict[Fraction, Fraction] = {}
@@ -226,7 +228,7 @@ def w_infinity(first: Mapping, second: Mapping) -> WInfinityResult:
     >>> w_infinity({0: 1}, {"1/2": "1/2", 3: "1/2"}).value
     Fraction(3, 1)
     """
-    p1, p2 = _atoms(first, "first"), _atoms(second, "second")
+    p1, p2 = atoms(first, "first"), atoms(second, "second")
     coupling = comonotone_coupling(p1, p2)
     value = max((abs(a - b) for a, b, _ in coupling), default=Fraction(0))
     certificate = None
@@ -241,7 +243,7 @@ def w_infinity_by_max_flow(first: Mapping, second: Mapping) -> Fraction:
     exact integer max-flow saturates the bipartite graph with edges ``|a − b| <= d``."""
     import networkx as nx
 
-    p1, p2 = _atoms(first, "first"), _atoms(second, "second")
+    p1, p2 = atoms(first, "first"), atoms(second, "second")
     scale = lcm(*(p.denominator for _, p in p1 + p2))
     for d in sorted({abs(a - b) for a, _ in p1 for b, _ in p2}):
         graph = nx.DiGraph()
@@ -342,7 +344,7 @@ def _flow_mass(first: Atoms, second: Atoms, distance: Fraction) -> Fraction:
 
 def trimmed_w_infinity(first: Mapping, second: Mapping, delta: Fraction) -> TrimmedWInfinity:
     """The (ε, δ) variant's distance for discrete distributions (Appendix A.4; module docstring)."""
-    p1, p2 = _atoms(first, "first"), _atoms(second, "second")
+    p1, p2 = atoms(first, "first"), atoms(second, "second")
     delta = exact(delta, "delta")
     if not 0 <= delta < 1:
         raise ModelError(f"δ must be in [0, 1), got {fraction_str(delta)}", "--delta")
@@ -362,11 +364,11 @@ def trimmed_w_infinity(first: Mapping, second: Mapping, delta: Fraction) -> Trim
     coupling = tuple((a, b, m * factor) for a, b, m in flow if m * factor)
     value = max((abs(a - b) for a, b, _ in coupling), default=Fraction(0))
     trims = []
-    for atoms, index in ((p1, 0), (p2, 1)):
+    for side, index in ((p1, 0), (p2, 1)):
         marginal: dict[Fraction, Fraction] = {}
         for entry in coupling:
             marginal[entry[index]] = marginal.get(entry[index], Fraction(0)) + entry[2]
-        trims.append(tuple((v, p - marginal.get(v, 0)) for v, p in atoms if p - marginal.get(v, 0)))
+        trims.append(tuple((v, p - marginal.get(v, 0)) for v, p in side if p - marginal.get(v, 0)))
     return TrimmedWInfinity(value, delta, coupling, trims[0], trims[1], p1, p2)
 
 

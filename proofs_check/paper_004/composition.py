@@ -53,7 +53,6 @@ import networkx as nx
 
 from models.dcp import DCPModel, DatasetKernel
 from models.dcp_file import dcp_model_to_dict
-from models.distribution import Distribution
 from models.numbers import INFINITY, epsilon_str, fraction_str
 from proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from verify.certified import Budget
