@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as F
-from itertools import combinations, product
+from itertools import combinations
 from pathlib import Path
 
 import networkx as nx

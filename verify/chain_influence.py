@@ -342,3 +342,183 @@ def chain_influence_curve(model: PufferfishModel, pairs: Sequence[SecretPair] | 
     notes = ("structured Markov-chain computation: leakage through L passes through the nearest "
              "low-influence entries on each side of the secret entry",)
     return combine_pairs(per_pair, n, "markov chain", model.universe.attributes, notes)
+
+
+# --------------------------------------------------------------------------------------------
+# certified float bounds for large stationary chains (many states)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BoundedPoint:
+    """``a(b)`` enclosed in ``[lower, upper]`` (natural log), with the worst ordered value pair
+    ``first -> second``, its best window (``d_left``, ``d_right``: distances of the nearest low
+    entries) and the family member attaining it."""
+
+    b: int
+    lower: float
+    upper: float
+    first: object = None
+    second: object = None
+    d_left: int | None = None
+    d_right: int | None = None
+    member: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"b": self.b, "a_bounds": [self.lower, self.upper],
+                "pair": None if self.first is None else [self.first, self.second],
+                "window": None if self.d_left is None else {"d_left": self.d_left,
+                                                            "d_right": self.d_right},
+                "prior": self.member}
+
+
+@dataclass(frozen=True)
+class ChainCurveBounds:
+    """Certified enclosures of the a(b)-influence curve of a stationary chain family.
+
+    ``points`` covers ``b = 0..max_b`` (all with ``2b + 1 <= T``, where an interior window exists)
+    plus ``b = T`` (``a = 0``: every entry of the chain is in ``H``).  :meth:`curve_points` turns the
+    upper ends into exact :class:`~verify.translation.CurvePoint` values for Theorem 6 (an upper
+    bound on ``a*(b)`` is a valid curve point).
+    """
+
+    length: int
+    states: int
+    points: tuple[BoundedPoint, ...]
+    notes: tuple[str, ...] = ()
+
+    def curve_points(self):
+        from verify.translation import CurvePoint, LogValue
+        out = []
+        for p in self.points:
+            a = LogValue.log(INFINITY) if p.upper == float("inf") else LogValue.rational(
+                Fraction(p.upper))
+            out.append(CurvePoint(p.b, a))
+        return out
+
+    def to_dict(self) -> dict:
+        return {"check": "influence_curve", "method": "stationary chain, certified float bounds",
+                "entries": self.length, "states": self.states,
+                "points": [p.to_dict() for p in self.points], "notes": list(self.notes)}
+
+    def explain(self) -> str:
+        return ("a(b) bounds: " + "; ".join(f"a({p.b}) ∈ [{p.lower:.6g}, {p.upper:.6g}]"
+                                            for p in self.points))
+
+
+def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurveBounds:
+    """Certified ``[lower, upper]`` on the a(b)-influence curve of single-entry secrets
+    ``X_i = x`` vs ``X_i = x'`` for a family of homogeneous chains started stationary, in float64
+    with a-priori rounding-error bounds — for chains too large for the exact Fractions path of
+    :func:`chain_influence_curve` (e.g. the 78-state priors of ``000_65109fe28ca61d17.txt`` §7.1.4).
+
+    ``chains``: :class:`models.bayesnet.MarkovChain` objects with the same states and length ``T``,
+    each with ``initial`` equal to its exact stationary law (checked exactly).  Same reduction as
+    the module docstring: for an interior position (every position gives the same tables when the
+    chain is stationary, and positions near the ends never give more, by the monotonicity of step 4)
+    ``a*(b) = min_{d_L + d_R = b + 1} max_θ log FL_θ[d_L] + log FR_θ[d_R]`` with
+    ``FL[d] = max_u P^d(u,x) π(x') / (P^d(u,x') π(x))`` over ``π(u) > 0`` and
+    ``FR[d] = max_z P^d(x,z) / P^d(x',z)``; ``a(b) = max_{x ≠ x'}`` of it over values of positive
+    stationary probability.  Points with ``(T−1)/2 < b < T`` are not computed (omitting points
+    keeps a valid curve; it can only cost utility).
+
+    Rounding: ``P^d`` is computed by repeated multiplication, so each entry is within relative
+    ``((1+u)(1+γ_{k+1}))^d − 1`` of the exact value (the bound of :func:`verify.mqm._margin`, which
+    also covers the rounding of ``log``); the enclosure is the float value ± twice the sum of the
+    six terms' bounds.  Zero patterns are checked against exact boolean reachability (an underflow
+    raises ``ArithmeticError`` rather than giving a wrong infinity).
+
+    Cost: ``O(b_max k³)`` for the powers and tables, ``O(b_max² k² |Θ|)`` for the min over windows.
+    """
+    import numpy as np
+
+    from verify.mqm import _margin
+
+    chains = list(chains)
+    if not chains:
+        raise ModelError("the family needs at least one chain", "priors")
+    first = chains[0]
+    k, n = first.k, first.length
+    for c in chains:
+        if c.states != first.states or c.length != n:
+            raise ModelError("every chain needs the same states and length", f"priors.{c.name}")
+        if c.initial is None:
+            raise UnsupportedError("the chain needs its stationary law as initial distribution",
+                                   f"priors.{c.name}.initial")
+        pi = c.initial
+        moved = tuple(sum((pi[x] * c.matrix[x][y] for x in range(k) if pi[x]), Fraction(0))
+                      for y in range(k))
+        if moved != tuple(pi):
+            raise UnsupportedError("the chain does not start in its stationary distribution; use "
+                                   "chain_influence_curve", f"priors.{c.name}.initial")
+    interior = (n - 1) // 2
+    top = interior if max_b is None else max(0, min(max_b, interior))
+    tables = []
+    for c in chains:
+        P = np.array([[float(p) for p in row] for row in c.matrix])
+        pattern = np.array([[p > 0 for p in row] for row in c.matrix], dtype=np.int64)
+        pi = np.array([float(p) for p in c.initial])
+        pos = pi > 0
+        with np.errstate(divide="ignore"):
+            lpi = np.where(pos, np.log(np.where(pos, pi, 1.0)), -np.inf)
+        power, reach = np.eye(k), np.eye(k, dtype=np.int64)
+        logL, logF = [None], [None]
+        for d in range(1, top + 1):
+            power = power @ P
+            reach = np.minimum(reach @ pattern, 1)
+            if not np.array_equal(power > 0, reach > 0):
+                raise ArithmeticError(f"underflow in P^{d}: a positive entry rounded to 0")
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lm = np.log(power)
+                # FR[x, x'] = max_z lm[x,z] − lm[x',z] over z with P^d(x,z) > 0
+                diff = lm[:, None, :] - lm[None, :, :]
+                diff = np.where(np.isneginf(lm)[:, None, :], -np.inf, diff)
+                logF.append(np.nan_to_num(diff, nan=-np.inf).max(axis=2))
+                # FL[x, x'] = max_u lm[u,x] − lm[u,x'] over u with π(u) > 0, P^d(u,x) > 0
+                lt = lm.T
+                diff = lt[:, None, :] - lt[None, :, :]
+                keep = (~np.isneginf(lt))[:, None, :] & pos[None, None, :]
+                left = np.where(keep, np.nan_to_num(diff, nan=-np.inf), -np.inf).max(axis=2)
+                left = left + (lpi[None, :] - lpi[:, None])
+            logL.append(left)
+        mask = pos[:, None] & pos[None, :] & ~np.eye(k, dtype=bool)
+        tables.append((c.name, logL, logF, mask))
+    mask = np.zeros((k, k), dtype=bool)
+    for _, _, _, m in tables:
+        mask |= m
+    states = first.states
+    points = []
+    any_pair = bool(mask.any())
+    points.append(BoundedPoint(0, float("inf") if any_pair else 0.0,
+                               float("inf") if any_pair else 0.0))
+    for b in range(1, top + 1):
+        if not any_pair:
+            points.append(BoundedPoint(b, 0.0, 0.0))
+            continue
+        # windows d_L = 1..b, d_R = b + 1 − d_L; value[w, x, x'] = max over members
+        value = np.full((b, k, k), -np.inf)
+        who = np.zeros((b, k, k), dtype=np.int64)
+        for idx, (_, logL, logF, m) in enumerate(tables):
+            stack = np.stack([logL[d] + logF[b + 1 - d] for d in range(1, b + 1)])
+            stack = np.where(m[None], stack, -np.inf)
+            better = stack > value
+            value = np.where(better, stack, value)
+            who = np.where(better, idx, who)
+        best_window = value.argmin(axis=0)
+        per_pair = np.take_along_axis(value, best_window[None], axis=0)[0]
+        per_pair = np.where(mask, per_pair, -np.inf)
+        flat = int(per_pair.argmax())
+        x, y = divmod(flat, k)
+        a_float = float(per_pair[x, y])
+        w = int(best_window[x, y])
+        margin = 2 * (4 * _margin(b, k) + 2 * _margin(0, k))
+        if a_float == float("inf"):
+            lower = upper = float("inf")
+        else:
+            a_float = max(a_float, 0.0)
+            lower, upper = max(0.0, a_float - margin), a_float + margin
+        points.append(BoundedPoint(b, lower, upper, states[x], states[y], w + 1, b - w,
+                                   tables[int(who[w, x, y])][0]))
+    points.append(BoundedPoint(n, 0.0, 0.0))
+    notes = (f"points with {top} < b < {n} not computed (a valid curve without them)",) \
+        if top + 1 < n else ()
+    return ChainCurveBounds(n, k, tuple(points), notes)
