@@ -110,3 +110,21 @@ def test_too_large_universe_is_refused_with_its_size(capsys, tmp_path):
 def test_debug_shows_the_traceback(capsys, tmp_path):
     code, _, err = run(capsys, "audit", write(tmp_path, "[]"), "--debug")
     assert code == 2 and "Traceback" in err
+
+
+def test_influence_figures_are_written(capsys, tmp_path):
+    """Figure 2(a)/(b) of 000_65109fe28ca61d17.txt §6.3 regenerate as PNG files."""
+    code, out, _ = run(capsys, "influence-figures", "--out", str(tmp_path))
+    assert code == 0
+    for name in ("figure_2a.png", "figure_2b.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_subcommand_has_help(capsys):
+    from verify.cli import build_parser
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert {"audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
+            "translate", "quilts", "mqm", "wasserstein", "multiuser", "dcp",
+            "dcp-design"} <= set(commands)

@@ -375,8 +375,7 @@ class BoundedPoint:
 class ChainCurveBounds:
     """Certified enclosures of the a(b)-influence curve of a stationary chain family.
 
-    ``points`` covers ``b = 0..max_b`` (all with ``2b + 1 <= T``, where an interior window exists)
-    plus ``b = T`` (``a = 0``: every entry of the chain is in ``H``).  :meth:`curve_points` turns the
+    ``points`` covers ``b = 0..max_b`` (default ``T − 1``) plus ``b = T`` (``a = 0``: every entry of the chain is in ``H``).  :meth:`curve_points` turns the
     upper ends into exact :class:`~verify.translation.CurvePoint` values for Theorem 6 (an upper
     bound on ``a*(b)`` is a valid curve point).
     """
@@ -405,6 +404,22 @@ class ChainCurveBounds:
                                             for p in self.points))
 
 
+def _member_max(stacks, tables):
+    """Elementwise max over the family's members of their (masked) arrays."""
+    import numpy as np
+    out = None
+    for stack, (_, _, _, m) in zip(stacks, tables):
+        masked = np.where(m[None], stack, -np.inf)
+        out = masked if out is None else np.maximum(out, masked)
+    return out
+
+
+def _no_nan(array):
+    """``nan`` (from ``−∞ − (−∞)``, a pair with no constraint) becomes ``−∞``; infinities stay."""
+    import numpy as np
+    return np.where(np.isnan(array), -np.inf, array)
+
+
 def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurveBounds:
     """Certified ``[lower, upper]`` on the a(b)-influence curve of single-entry secrets
     ``X_i = x`` vs ``X_i = x'`` for a family of homogeneous chains started stationary, in float64
@@ -418,8 +433,10 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
     ``a*(b) = min_{d_L + d_R = b + 1} max_θ log FL_θ[d_L] + log FR_θ[d_R]`` with
     ``FL[d] = max_u P^d(u,x) π(x') / (P^d(u,x') π(x))`` over ``π(u) > 0`` and
     ``FR[d] = max_z P^d(x,z) / P^d(x',z)``; ``a(b) = max_{x ≠ x'}`` of it over values of positive
-    stationary probability.  Points with ``(T−1)/2 < b < T`` are not computed (omitting points
-    keeps a valid curve; it can only cost utility).
+    stationary probability.  For ``(T−1)/2 < b < T`` every window touches an end of the chain and
+    each position ``i`` is evaluated (a side that reaches the end contributes the factor 1).
+    ``max_b`` caps the points computed (omitting points keeps a valid curve; it only costs
+    utility); ``b = T`` (``a = 0``) is always included.
 
     Rounding: ``P^d`` is computed by repeated multiplication, so each entry is within relative
     ``((1+u)(1+γ_{k+1}))^d − 1`` of the exact value (the bound of :func:`verify.mqm._margin`, which
@@ -427,7 +444,8 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
     six terms' bounds.  Zero patterns are checked against exact boolean reachability (an underflow
     raises ``ArithmeticError`` rather than giving a wrong infinity).
 
-    Cost: ``O(b_max k³)`` for the powers and tables, ``O(b_max² k² |Θ|)`` for the min over windows.
+    Cost: ``O(b_max k³)`` for the powers and tables, ``O(b_max² k² |Θ|)`` for the min over windows,
+    and ``O(T b k² |Θ|)`` for each ``b > (T−1)/2``.
     """
     import numpy as np
 
@@ -451,7 +469,7 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
             raise UnsupportedError("the chain does not start in its stationary distribution; use "
                                    "chain_influence_curve", f"priors.{c.name}.initial")
     interior = (n - 1) // 2
-    top = interior if max_b is None else max(0, min(max_b, interior))
+    top = n - 1 if max_b is None else max(0, min(max_b, n - 1))
     tables = []
     for c in chains:
         P = np.array([[float(p) for p in row] for row in c.matrix])
@@ -472,12 +490,12 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
                 # FR[x, x'] = max_z lm[x,z] − lm[x',z] over z with P^d(x,z) > 0
                 diff = lm[:, None, :] - lm[None, :, :]
                 diff = np.where(np.isneginf(lm)[:, None, :], -np.inf, diff)
-                logF.append(np.nan_to_num(diff, nan=-np.inf).max(axis=2))
+                logF.append(_no_nan(diff).max(axis=2))
                 # FL[x, x'] = max_u lm[u,x] − lm[u,x'] over u with π(u) > 0, P^d(u,x) > 0
                 lt = lm.T
                 diff = lt[:, None, :] - lt[None, :, :]
                 keep = (~np.isneginf(lt))[:, None, :] & pos[None, None, :]
-                left = np.where(keep, np.nan_to_num(diff, nan=-np.inf), -np.inf).max(axis=2)
+                left = np.where(keep, _no_nan(diff), -np.inf).max(axis=2)
                 left = left + (lpi[None, :] - lpi[:, None])
             logL.append(left)
         mask = pos[:, None] & pos[None, :] & ~np.eye(k, dtype=bool)
@@ -495,30 +513,64 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
             points.append(BoundedPoint(b, 0.0, 0.0))
             continue
         # windows d_L = 1..b, d_R = b + 1 − d_L; value[w, x, x'] = max over members
-        value = np.full((b, k, k), -np.inf)
-        who = np.zeros((b, k, k), dtype=np.int64)
-        for idx, (_, logL, logF, m) in enumerate(tables):
-            stack = np.stack([logL[d] + logF[b + 1 - d] for d in range(1, b + 1)])
-            stack = np.where(m[None], stack, -np.inf)
-            better = stack > value
-            value = np.where(better, stack, value)
-            who = np.where(better, idx, who)
-        best_window = value.argmin(axis=0)
-        per_pair = np.take_along_axis(value, best_window[None], axis=0)[0]
-        per_pair = np.where(mask, per_pair, -np.inf)
-        flat = int(per_pair.argmax())
-        x, y = divmod(flat, k)
-        a_float = float(per_pair[x, y])
-        w = int(best_window[x, y])
+        value = _member_max([np.stack([logL[d] + logF[b + 1 - d] for d in range(1, b + 1)])
+                             for _, logL, logF, _ in tables], tables)
         margin = 2 * (4 * _margin(b, k) + 2 * _margin(0, k))
+        if b <= interior:
+            # an interior position exists and no position near the ends does worse (step 4)
+            best_window = value.argmin(axis=0)
+            per_pair = np.take_along_axis(value, best_window[None], axis=0)[0]
+            per_pair = np.where(mask, per_pair, -np.inf)
+            flat = int(per_pair.argmax())
+            x, y = divmod(flat, k)
+            w = int(best_window[x, y])
+            d_left, d_right = w + 1, b - w
+        else:
+            # every window touches an end: position i has i entries on its left, n-1-i on its
+            # right; a window side reaching the end has no low entry there (factor 1)
+            worst, where = None, None
+            for i in range(n):
+                options, labels = [], []
+                lo, hi = max(0, b - n + i + 1), min(b - 1, i - 1)
+                if lo <= hi:
+                    part = value[lo:hi + 1]
+                    arg = part.argmin(axis=0)
+                    options.append(np.take_along_axis(part, arg[None], axis=0)[0])
+                    labels.append(("window", lo, arg))
+                if i <= b - 1:                    # window reaches the left end
+                    options.append(_member_max([lf[b - i][None] for _, _, lf, _ in tables],
+                                               tables)[0])
+                    labels.append(("left end", None, None))
+                if b - n + i >= 0:                # window reaches the right end
+                    options.append(_member_max([ll[b - n + i + 1][None] for _, ll, _, _ in tables],
+                                               tables)[0])
+                    labels.append(("right end", None, None))
+                stack = np.stack(options)
+                pick = stack.argmin(axis=0)
+                here = np.where(mask, np.take_along_axis(stack, pick[None], axis=0)[0], -np.inf)
+                if worst is None or here.max() > worst.max():
+                    worst, where = here, (i, pick, labels)
+            per_pair = worst
+            flat = int(per_pair.argmax())
+            x, y = divmod(flat, k)
+            i, pick, labels = where
+            kind, lo, arg = labels[int(pick[x, y])]
+            if kind == "window":
+                c_left = lo + int(arg[x, y])
+                d_left, d_right = c_left + 1, b - c_left
+            elif kind == "left end":
+                d_left, d_right = None, b - i
+            else:
+                d_left, d_right = b - n + i + 1, None
+        a_float = float(per_pair[x, y])
         if a_float == float("inf"):
             lower = upper = float("inf")
         else:
             a_float = max(a_float, 0.0)
             lower, upper = max(0.0, a_float - margin), a_float + margin
-        points.append(BoundedPoint(b, lower, upper, states[x], states[y], w + 1, b - w,
-                                   tables[int(who[w, x, y])][0]))
+        points.append(BoundedPoint(b, lower, upper, states[x], states[y], d_left, d_right))
     points.append(BoundedPoint(n, 0.0, 0.0))
     notes = (f"points with {top} < b < {n} not computed (a valid curve without them)",) \
         if top + 1 < n else ()
+    notes += ("enclosures: float64 with a-priori rounding-error bounds (certified)",)
     return ChainCurveBounds(n, k, tuple(points), notes)

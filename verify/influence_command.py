@@ -122,6 +122,34 @@ def add_parser(subparsers, common) -> None:
     common(translate)
     translate.set_defaults(handler=run_translate)
 
+    figures = subparsers.add_parser(
+        "influence-figures", help="regenerate Figure 2(a) (exact, binary chains of Example 6.1) "
+        "and Figure 2(b) (numerical, Example 6.2) as PNG files")
+    figures.add_argument("--out", metavar="DIR", default=".", help="output folder (default: .)")
+    common(figures)
+    figures.set_defaults(handler=run_figures)
+
+
+def run_figures(args: argparse.Namespace) -> int:
+    """Write figure_2a.png and figure_2b.png into ``--out`` and print what was plotted."""
+    from pathlib import Path
+
+    from verify.influence_plots import figure_2a, figure_2b
+    from verify.report import EXIT_OK, emit
+
+    folder = Path(args.out)
+    if not folder.is_dir():
+        raise ModelError(f"{args.out!r} is not a folder", "--out")
+    first = figure_2a(str(folder / "figure_2a.png"))
+    second = figure_2b(str(folder / "figure_2b.png"))
+    data = {"figure_2a": {"file": str(folder / "figure_2a.png"), "curves": first},
+            "figure_2b": {"file": str(folder / "figure_2b.png"), "curves": second,
+                          "numerical": True}}
+    emit(args, data, f"wrote {folder / 'figure_2a.png'} (exact a(b) of {len(first)} binary "
+                     f"chains) and {folder / 'figure_2b.png'} ({len(second)} values of ℓ, "
+                     f"numerical)")
+    return EXIT_OK
+
 
 def _select_pairs(model, text: str | None):
     if text is None:
