@@ -98,7 +98,11 @@ class SequenceShape:
 
     ``split="time"``: every user has ``train_length + test_length`` steps, the prefix trains.
     ``split="participant"``: each group has ``users`` participants of ``test_length`` steps, of
-    which ``held_out`` are the test set.
+    which ``held_out`` are the test set.  ``drift``: the test part comes from
+    ``(1−drift) P_g + drift Q'_g`` (a new random matrix), so the training Top-K is not the test
+    Top-K for free (the paper's Majority baseline gets 17–19%).  ``length_spread > 0``: each test
+    sequence is cut to ``test_length · exp(−|N(0, spread)|)`` steps (at least 2), so lengths vary
+    and ``test_length`` is the longest (the group size of group DP).
     """
 
     name: str
@@ -114,6 +118,8 @@ class SequenceShape:
     sparsity: float = 0.3
     heterogeneity: float = 0.3
     concentration: float = 5.0
+    drift: float = 0.0
+    length_spread: float = 0.0
 
     def scaled(self, factor: float) -> "SequenceShape":
         """A smaller (or larger) copy: users and lengths times ``factor`` (at least 2 / 2 / 1)."""
@@ -127,12 +133,13 @@ class SequenceShape:
 SHAPES: dict[str, SequenceShape] = {
     # 78 labels, users grouped by country; each user's first 4/5 trains (400 of 500 days)
     "checkins": SequenceShape("checkins", CHECKIN_LABELS, tuple(f"country{c:02d}" for c in range(1, 13)),
-                              users=150, train_length=120, test_length=30, split="time",
-                              stickiness=0.35, zipf=1.1, sparsity=0.4, heterogeneity=0.35),
+                              users=150, train_length=120, test_length=40, split="time",
+                              stickiness=0.35, zipf=1.1, sparsity=0.4, heterogeneity=0.35,
+                              drift=0.5, length_spread=0.6),
     # 11 activities, 4 age bands of ~38 participants (151 in all), 8 per band held out
     "activities": SequenceShape("activities", ACTIVITY_LABELS, AGE_BANDS, users=38, held_out=8,
                                 test_length=240, split="participant", stickiness=0.85, zipf=0.6,
-                                sparsity=0.2, heterogeneity=0.3),
+                                sparsity=0.2, heterogeneity=0.3, drift=0.5, length_spread=0.3),
 }
 """The two shapes of §7.1.1, at sizes that keep the default experiment within minutes."""
 
@@ -170,15 +177,24 @@ def stationary_float(matrix: np.ndarray) -> np.ndarray:
     return new / new.sum()
 
 
+def _cut(sequence: np.ndarray, shape: SequenceShape, rng: np.random.Generator) -> np.ndarray:
+    if not shape.length_spread:
+        return sequence.copy()
+    keep = int(round(len(sequence) * np.exp(-abs(rng.normal(0.0, shape.length_spread)))))
+    return sequence[:max(2, keep)].copy()
+
+
 def sample_chains(matrix: np.ndarray, initial: np.ndarray, users: int, length: int,
-                  rng: np.random.Generator) -> np.ndarray:
-    """``users`` independent chains of ``length`` steps: an int array ``(users, length)``."""
+                  rng: np.random.Generator, start: np.ndarray | None = None) -> np.ndarray:
+    """``users`` independent chains of ``length`` steps: an int array ``(users, length)``
+    (``start``: given first states instead of draws from ``initial``)."""
     cumulative = np.cumsum(matrix, axis=1)
     cumulative[:, -1] = 1.0
-    start = np.cumsum(initial)
-    start[-1] = 1.0
+    cdf = np.cumsum(initial)
+    cdf[-1] = 1.0
     out = np.empty((users, length), dtype=np.int64)
-    out[:, 0] = np.searchsorted(start, rng.random(users), side="right")
+    out[:, 0] = (np.searchsorted(cdf, rng.random(users), side="right") if start is None
+                 else start)
     for t in range(1, length):
         u = rng.random(users)
         out[:, t] = (cumulative[out[:, t - 1]] <= u[:, None]).sum(axis=1)
@@ -187,7 +203,8 @@ def sample_chains(matrix: np.ndarray, initial: np.ndarray, users: int, length: i
 
 @dataclass(frozen=True)
 class GeneratedData:
-    """Synthetic data with the chains that generated it (the ground truth behind the prior)."""
+    """Synthetic data with the chains that generated it: ``matrices[g] = (training matrix, test
+    matrix)`` (equal unless ``drift``)."""
 
     data: SequenceData
     matrices: Mapping[str, np.ndarray]
@@ -221,17 +238,30 @@ def generate_with_truth(shape: SequenceShape, seed: int = 0) -> GeneratedData:
         own = own[np.ix_(perm, perm)]
         matrix = (1 - shape.heterogeneity) * base + shape.heterogeneity * own
         matrix /= matrix.sum(axis=1, keepdims=True)
-        matrices[group] = matrix
         initial = stationary_float(matrix)
+        later = matrix
+        if shape.drift:
+            fresh = random_transition_matrix(k, rng, shape.stickiness, shape.zipf, shape.sparsity,
+                                             shape.concentration)
+            perm = np.arange(k)
+            perm[:min(k, 8)] = rng.permutation(min(k, 8))
+            later = (1 - shape.drift) * matrix + shape.drift * fresh[np.ix_(perm, perm)]
+            later /= later.sum(axis=1, keepdims=True)
         if shape.split == "time":
-            seqs = sample_chains(matrix, initial, shape.users, shape.train_length + shape.test_length,
-                                 rng)
-            train[group] = tuple(s[:shape.train_length].copy() for s in seqs)
-            test[group] = tuple(s[shape.train_length:].copy() for s in seqs)
+            seqs = sample_chains(matrix, initial, shape.users, shape.train_length, rng)
+            ends = seqs[:, -1]
+            tails = sample_chains(later, initial, shape.users, shape.test_length + 1, rng,
+                                  start=ends)[:, 1:]
+            train[group] = tuple(s.copy() for s in seqs)
+            test[group] = tuple(_cut(s, shape, rng) for s in tails)
         else:
-            seqs = sample_chains(matrix, initial, shape.users, shape.test_length, rng)
-            train[group] = tuple(s.copy() for s in seqs[shape.held_out:])
-            test[group] = tuple(s.copy() for s in seqs[:shape.held_out])
+            train_seqs = sample_chains(matrix, initial, shape.users - shape.held_out,
+                                       shape.test_length, rng)
+            test_seqs = sample_chains(later, stationary_float(later), shape.held_out,
+                                      shape.test_length, rng)
+            train[group] = tuple(s.copy() for s in train_seqs)
+            test[group] = tuple(_cut(s, shape, rng) for s in test_seqs)
+        matrices[group] = (matrix, later)
     data = SequenceData(tuple(shape.states), tuple(shape.groups), train, test, shape.split,
                         f"synthetic:{shape.name}:seed={seed}")
     return GeneratedData(data, matrices, shape, seed)

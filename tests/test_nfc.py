@@ -12,7 +12,7 @@ from mpmath import iv
 
 from models import (Distribution, PufferfishModel, RandomizedResponse, SecretPair, TableMechanism,
                     TablePrior, Universe, entry_secrets, repeat)
-from models.errors import TooLargeError, UnsupportedError
+from models.errors import TooLargeError
 from models.collapse import interval_example
 from models.modelfile import load_model
 from verify.certified import parse_budget
@@ -149,9 +149,32 @@ def test_limits_and_unsupported_families():
     mechanism = table(HIDDEN_COIN)
     with pytest.raises(TooLargeError, match="coefficients"):
         nfc_programs(model_with(mechanism), [mechanism], max_coefficients=1)
+
+
+def test_interval_family_programs_cover_every_member_exactly():
+    """Example 4.3's family: the members' supports give infinite programs; the attack uses a member."""
     family = interval_example()
-    with pytest.raises(UnsupportedError, match="interval families"):
-        nfc_programs(family, [family.mechanism("collapse")])
+    mechanism = family.mechanism("collapse")
+    result = nfc_programs(family, [mechanism], parse_budget("log(7/2)"))
+    assert result.verdict == "violated" and result.lower == math.inf
+    attack = composition_attack(family, [mechanism], result.witness, parse_budget("log(7/2)"))
+    assert attack.runs == 2 and attack.ratio == math.inf
+
+
+def test_minimal_supports_of_an_interval_family():
+    from models import IntervalBlock, IntervalFamily
+    from verify.nfc import minimal_supports
+
+    a, b, c, d = (0,), (1,), (2,), (3,)
+    family = IntervalFamily("f", {"s": (IntervalBlock((a, b), F(1, 2), F(1)),
+                                        IntervalBlock((c,), F(0), F(1, 2)),
+                                        IntervalBlock((d,), F(0), F(1)))})
+    # block 0 is required; alone it can carry mass 1, so {0} is the only minimal block set
+    assert sorted(minimal_supports(family, "s")) == [(a,), (b,)]
+    family = IntervalFamily("g", {"s": (IntervalBlock((a,), F(1, 5), F(1, 2)),
+                                        IntervalBlock((c,), F(0), F(1, 2)),
+                                        IntervalBlock((d,), F(0), F(1, 2)))})
+    assert sorted(minimal_supports(family, "s")) == [(a, c), (a, d)]
 
 
 def run(capsys, *argv):

@@ -47,6 +47,7 @@ per shape) plus ``O(|Ω*|·|Ξ2|)`` numpy work for the certificates.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -55,10 +56,11 @@ from fractions import Fraction
 import cvxpy as cp
 import numpy as np
 
-from models.errors import ModelError, TooLargeError, UnsupportedError
+from models.errors import ModelError, TooLargeError
 from models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from models.mechanisms import Mechanism, jsonable_output
 from models.model import PufferfishModel
+from models.priors import IntervalFamily
 from models.universe import DEFAULT_MAX_DATASETS, Dataset
 from verify.certified import Budget
 from verify.log_table import (LogTable, dot_lower, dot_upper, dyadic_simplex, log_enclosure,
@@ -67,6 +69,7 @@ from verify.supports import audited_datasets, prior_supports
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
 SOLVER_TOLERANCE = 1e-6
+DEFAULT_MAX_SUPPORTS = 10**4
 INFINITE_STATUS = "not solved: every dataset of the second secret is ruled out (value +inf)"
 
 OutputKey = tuple  # (mechanism name, output)
@@ -306,17 +309,19 @@ def nfc_programs(model: PufferfishModel, mechanisms: Sequence[Mechanism],
                  budget: Budget | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
                  max_outputs: int = DEFAULT_MAX_OUTPUTS,
                  max_coefficients: int = DEFAULT_MAX_COEFFICIENTS,
-                 progress: Callable[[str], None] | None = None) -> NfcResult:
-    """Build, solve and certify every NfC program of ``mechanisms`` under ``model``."""
+                 progress: Callable[[str], None] | None = None,
+                 max_supports: int = DEFAULT_MAX_SUPPORTS) -> NfcResult:
+    """Build, solve and certify every NfC program of ``mechanisms`` under ``model``.
+
+    Finite priors contribute one program per ``D* ∈ supp θ(·|s1)``; an interval family
+    contributes one per ``D*`` that some member can put mass on and per minimal support of the
+    second secret's conditional (:func:`minimal_supports`), which covers its infinitely many
+    members exactly.
+    """
     if not mechanisms:
         raise ModelError("name at least one mechanism", "--mechanisms")
-    if model.interval_families:
-        raise UnsupportedError(
-            f"NfC programs need the supports of θ(·|s) of each prior; interval families "
-            f"{sorted(model.interval_families)} contain priors of many supports. Audit a finite set "
-            f"of member priors instead (any member that fails the condition fails it for the family)")
     tables = _tables(model, mechanisms, max_datasets, max_outputs)
-    keys, skipped = _program_keys(model, max_datasets)
+    keys, skipped = _program_keys(model, max_datasets, max_supports)
     solver = _ProgramSolver()
     programs = []
     for (first, second, d_star, support), occurrences in keys.items():
@@ -335,7 +340,8 @@ def nfc_programs(model: PufferfishModel, mechanisms: Sequence[Mechanism],
                      budget, verdict, tuple(skipped), None, tuple(notes))
 
 
-def _program_keys(model: PufferfishModel, max_datasets: int) -> tuple[dict, list]:
+def _program_keys(model: PufferfishModel, max_datasets: int,
+                  max_supports: int = DEFAULT_MAX_SUPPORTS) -> tuple[dict, list]:
     keys: dict[tuple, list[tuple[str, str]]] = {}
     skipped = []
     for prior_name, support in prior_supports(model, max_datasets).items():
@@ -351,7 +357,68 @@ def _program_keys(model: PufferfishModel, max_datasets: int) -> tuple[dict, list
                 for d_star in xi1:
                     key = (first.name, second.name, d_star, xi2)
                     keys.setdefault(key, []).append((pair.label, prior_name))
+    for family_name, family in model.interval_families.items():
+        for pair in model.pairs:
+            for first, second in pair.directions():
+                for name in (first.name, second.name):
+                    if name not in family.blocks:
+                        raise ModelError(f"interval family {family_name!r} gives no blocks for "
+                                         f"secret {name!r}, which pair {pair.label!r} uses",
+                                         f"priors.{family_name}.interval")
+                candidates = [d for block in family.blocks[first.name] if block.upper > 0
+                              for d in block.datasets]
+                for support in minimal_supports(family, second.name, max_supports):
+                    for d_star in candidates:
+                        key = (first.name, second.name, d_star, support)
+                        keys.setdefault(key, []).append((pair.label, family_name))
     return keys, skipped
+
+
+def minimal_supports(family: IntervalFamily, secret: str,
+                     limit: int = DEFAULT_MAX_SUPPORTS) -> list[tuple[Dataset, ...]]:
+    """The inclusion-minimal supports of ``θ(·|secret)`` over the members of an interval family.
+
+    A member's conditional can have support ``S`` exactly when the blocks ``J`` that ``S`` meets
+    can carry positive masses ``m_j ∈ [l_j, u_j]`` summing to 1: ``J`` contains every block with
+    ``l_j > 0``, no block with ``u_j = 0``, ``Σ_J l_j <= 1 <= Σ_J u_j``, and if ``Σ_J l_j = 1``
+    every ``l_j`` in ``J`` is positive.  An NfC program's value only decreases when datasets are
+    added to the second secret's support (each adds a primal constraint), so the worst member is
+    attained on a minimal support: one dataset from each block of an inclusion-minimal feasible
+    ``J``.  The number of such supports is ``Σ_J Π_{j∈J} |B_j|``; beyond ``limit`` the model is
+    refused with :class:`TooLargeError`.
+    """
+    blocks = family.blocks[secret]
+    required = [j for j, b in enumerate(blocks) if b.lower > 0]
+    optional = [j for j, b in enumerate(blocks) if b.lower == 0 and b.upper > 0]
+    if len(optional) > 16:
+        raise TooLargeError(f"secret {secret!r} of interval family {family.name!r} has "
+                            f"{len(optional)} blocks with lower bound 0; the minimal supports are "
+                            f"searched over at most 16")
+
+    def feasible(chosen: list[int]) -> bool:
+        low = sum((blocks[j].lower for j in chosen), Fraction(0))
+        high = sum((blocks[j].upper for j in chosen), Fraction(0))
+        if not chosen or low > 1 or high < 1:
+            return False
+        return low < 1 or all(blocks[j].lower > 0 for j in chosen)
+
+    feasible_sets = []
+    for mask in range(1 << len(optional)):
+        chosen = required + [optional[k] for k in range(len(optional)) if mask >> k & 1]
+        if feasible(chosen):
+            feasible_sets.append(frozenset(chosen))
+    minimal = [j for j in feasible_sets if not any(other < j for other in feasible_sets)]
+    supports: list[tuple[Dataset, ...]] = []
+    for chosen in minimal:
+        count = 1
+        for j in chosen:
+            count *= len(blocks[j].datasets)
+        if len(supports) + count > limit:
+            raise TooLargeError(f"interval family {family.name!r} has more than {limit:,} minimal "
+                                f"supports for secret {secret!r}")
+        for choice in itertools.product(*(blocks[j].datasets for j in sorted(chosen))):
+            supports.append(tuple(choice))
+    return supports
 
 
 def _solve_program(first: str, second: str, d_star: Dataset, support: tuple[Dataset, ...],

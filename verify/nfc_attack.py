@@ -32,8 +32,9 @@ from models.errors import ModelError, TooLargeError
 from models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable, integer_weights
 from models.mechanisms import Mechanism, jsonable_output
 from models.model import PufferfishModel
+from models.priors import IntervalFamily
 from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
-from models.universe import DEFAULT_MAX_DATASETS
+from models.universe import DEFAULT_MAX_DATASETS, Dataset
 from verify.certified import Budget, compare_ratio
 from verify.nfc import NfcProgram
 from verify.supports import audited_datasets, prior_supports
@@ -90,8 +91,16 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     secrets = {s.name: s for pair in model.pairs for s in (pair.first, pair.second)}
     first, second = secrets[program.first], secrets[program.second]
     priors = sorted({prior for _, prior in program.occurrences})
+    families = model.interval_families
     sides = {}
     for prior in priors:
+        if prior in families:
+            # the member of the family whose conditionals have the program's supports
+            sides[prior] = (member_conditional(families[prior], first.name, program.d_star),
+                            member_conditional(families[prior], second.name, None,
+                                               _program_support(program, families[prior],
+                                                                second.name)))
+            continue
         support = supports[prior]
         sides[prior] = (_conditional(support, first.holds), _conditional(support, second.holds))
     likelihood = {}
@@ -114,6 +123,56 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     prior, counts, ratio = best if best else (priors[0], [], Fraction(1))
     return CompositionAttack(program.first, program.second, prior, budget, None,
                              tuple((o, c) for (o, _), c in zip(alpha, counts) if c), ratio, max_runs)
+
+
+def member_conditional(family: IntervalFamily, secret: str, include: Dataset | None,
+                       support: tuple[Dataset, ...] | None = None) -> list[tuple]:
+    """``θ(·|secret)`` of one member of an interval family, as ``[(D, p), ...]``.
+
+    With ``support`` (one dataset per block it meets, as :func:`verify.nfc.minimal_supports`
+    returns) the member has exactly that support; otherwise the member's support contains
+    ``include`` and one dataset of each further block needed.  Masses start at the lower bounds,
+    blocks with lower bound 0 get a positive share, and the rest is poured greedily up to the
+    upper bounds, so every interval is met and every chosen dataset has positive mass.
+    """
+    blocks = family.blocks[secret]
+    if support is None:
+        chosen: dict[int, Dataset] = {}
+        for j, block in enumerate(blocks):
+            if include in block.datasets:
+                chosen[j] = include
+        for j, block in enumerate(blocks):
+            if block.lower > 0 and j not in chosen:
+                chosen[j] = block.datasets[0]
+        for j, block in enumerate(blocks):
+            if sum((blocks[k].upper for k in chosen), Fraction(0)) >= 1:
+                break
+            if block.upper > 0 and j not in chosen:
+                chosen[j] = block.datasets[0]
+    else:
+        chosen = {j: d for d in support for j, block in enumerate(blocks) if d in block.datasets}
+    masses = {j: blocks[j].lower for j in chosen}
+    remaining = 1 - sum(masses.values(), Fraction(0))
+    zero = [j for j in chosen if not masses[j]]
+    for j in zero:
+        masses[j] = min(blocks[j].upper, remaining / (2 * len(zero)))
+    remaining = 1 - sum(masses.values(), Fraction(0))
+    for j in chosen:
+        extra = min(remaining, blocks[j].upper - masses[j])
+        masses[j] += extra
+        remaining -= extra
+    return [(chosen[j], masses[j]) for j in chosen]
+
+
+def _program_support(program: NfcProgram, family: IntervalFamily, secret: str) -> tuple:
+    """The second secret's support the program was built for: its kept and excluded datasets."""
+    from verify.nfc import minimal_supports
+
+    kept = {d for d, _ in program.beta} | set(program.excluded)
+    for support in minimal_supports(family, secret):
+        if kept <= set(support) and len(support) == program.datasets:
+            return support
+    return tuple(kept)
 
 
 def _conditional(support, holds) -> list[tuple]:
