@@ -317,3 +317,22 @@ def test_claims_of_paper_004_run_and_report_honestly():
         assert report[fails].violated and report[fails].first_counterexample["dcp_model"] == 1
     counter = parse_dcp_model(report["004.prop4"].first_counterexample)
     assert len(counter.mechanisms) == 2
+
+
+def test_pufferfish_reduction_matches_the_pufferfish_audit():
+    """App. C.3: S = G(X) makes (ε, 0)-DCP the Pufferfish level of the reduced model."""
+    from models.dcp import DCPModel
+    from models.errors import ModelError
+    from verify.dcp_composition import as_pufferfish_model, pufferfish_cross_check
+
+    model = DCPModel.build({"s0": {"a": "1/4", "b": "1/4"}, "s1": {"c": "1/2"}}, "all",
+                           {"m": {"a": {"y": "1/2", "n": "1/2"}, "b": {"y": "1/4", "n": "3/4"},
+                                  "c": {"y": "1/8", "n": "7/8"}}})
+    dcp, puffer = pufferfish_cross_check(model, "m")
+    # Pr[y | s0] = 3/8 vs Pr[y | s1] = 1/8: ratio 3 (and 5/8 / 7/8 the other way)
+    assert dcp == puffer == 3
+    assert set(as_pufferfish_model(model, "m").secrets) == {"s0", "s1"}
+    confounded = DCPModel.build({"s0": {"a": "1/4", "b": "1/4"}, "s1": {"a": "1/2"}}, "all",
+                                {"m": {"a": {"y": "1"}, "b": {"y": "1"}}})
+    with pytest.raises(ModelError, match="function of the dataset"):
+        as_pufferfish_model(confounded, "m")

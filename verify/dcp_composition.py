@@ -524,3 +524,53 @@ def cross_entropy_gap(model: DCPModel, kernels: Sequence[DatasetKernel]) -> Cros
     if equal:
         return CrossEntropyGap(0.0, 0.0, True)
     return CrossEntropyGap(math.nextafter(low, -math.inf), math.nextafter(high, math.inf), False)
+
+
+# --------------------------------------------------------------------------------------------
+# App. C.3: the Pufferfish reduction, cross-checked with the toolkit's Pufferfish audit
+# --------------------------------------------------------------------------------------------
+
+def as_pufferfish_model(model: DCPModel, mechanism: str):
+    """The Pufferfish instantiation of a DCP model whose secret is a function of the dataset.
+
+    App. C.3 of ``004_acc5641f8e5f8c79.txt``: when ``S = G(X)`` deterministically, ``(ε, 0)``-DCP
+    of a mechanism is ε-Pufferfish privacy with the single prior ``P_θ(x)``, the secrets
+    ``{x : G(x) = s}`` and the adjacent pairs as secret pairs.  The result is an ordinary
+    :class:`~models.model.PufferfishModel` (one attribute ``x`` whose values are the datasets), so
+    :func:`verify.pufferfish.pufferfish_level` can be run on it independently.
+    """
+    from models.mechanisms import TableMechanism
+    from models.model import PufferfishModel
+    from models.priors import TablePrior
+    from models.secrets import Secret, SecretPair
+    from models.universe import Universe
+
+    if reduction(model).kind not in ("pufferfish", "dp") or not all(
+            len(model.secret_given(x)) == 1 for x in model.dataset_marginal().support):
+        raise ModelError("the secret is not a function of the dataset, so DCP does not reduce to "
+                         "Pufferfish privacy (App. C.3)", "joint")
+    datasets = list(model.dataset_marginal().support)
+    universe = Universe.listed(["x"], [datasets], [(x,) for x in datasets])
+    prior = TablePrior("P_theta", Distribution({(x,): p for x, p in
+                                                model.dataset_marginal().items()}))
+    secrets = {}
+    for s in model.secret_prior().support:
+        members = [(x,) for x in datasets if model.secret_given(x).prob(s)]
+        secrets[str(s)] = Secret.of_datasets(str(s), members)
+    pairs = [SecretPair(secrets[str(a)], secrets[str(b)]) for a, b in model.pairs
+             if str(a) in secrets and str(b) in secrets]
+    kernel = model.mechanism(mechanism)
+    table = TableMechanism(mechanism, {(x,): kernel.row(x) for x in datasets})
+    return PufferfishModel(universe, {"P_theta": prior}, secrets, pairs, {mechanism: table},
+                           f"Pufferfish reduction (App. C.3) of DCP mechanism {mechanism}")
+
+
+def pufferfish_cross_check(model: DCPModel, mechanism: str) -> tuple[object, object]:
+    """``(least e^ε of (ε, 0)-DCP, e^ε of the Pufferfish level of the reduction)``; App. C.3 says
+    they are equal.  Both are exact."""
+    from verify.pufferfish import pufferfish_level
+
+    rows = effective_mechanism(model, model.mechanism(mechanism))
+    dcp = dcp_level(rows, model.directions(), Fraction(0), mechanism)
+    reduced = as_pufferfish_model(model, mechanism)
+    return dcp.ratio, pufferfish_level(reduced, reduced.mechanism(mechanism)).level_ratio

@@ -401,6 +401,37 @@ def _check_thm2_ii(instance: Instance) -> ClaimOutcome:
                     "; ".join(problems[:2]) or "; ".join(texts))
 
 
+def reduction_instances() -> Iterator[Instance]:
+    """Models whose secret is a function of the dataset (several datasets per secret)."""
+    for seed in range(12):
+        rng = random.Random(100 + seed)
+        n_secrets = 2 + seed % 2
+        datasets = [f"x{j}" for j in range(rng.randint(n_secrets, 6))]
+        owner = {x: f"s{k % n_secrets}" for k, x in enumerate(datasets)}
+        joint: dict = {}
+        for x in datasets:
+            joint.setdefault(owner[x], {})[x] = Fraction(rng.randint(0 if seed % 3 else 1, 4))
+        for s in list(joint):
+            joint[s] = {x: p for x, p in joint[s].items() if p} or {next(iter(joint[s])): Fraction(1)}
+        total = sum(p for row in joint.values() for p in row.values())
+        joint = {s: {x: p / total for x, p in row.items()} for s, row in joint.items()}
+        mechanisms = {"m": {x: _random_row(rng, 2 + seed % 3) for x in datasets}}
+        adjacency: object = "all" if seed % 2 else nx.path_graph(sorted(joint))
+        yield Instance(f"S = G(X), seed {seed}: {len(joint)} secrets, {len(datasets)} datasets",
+                       {"model": DCPModel.build(joint, adjacency, mechanisms,
+                                                secrets=sorted(joint), datasets=datasets)})
+
+
+def _check_pufferfish_reduction(instance: Instance) -> ClaimOutcome:
+    from verify.dcp_composition import pufferfish_cross_check
+
+    model = instance.params["model"]
+    dcp, puffer = pufferfish_cross_check(model, "m")
+    return _outcome(dcp == puffer, model, "004.C3.pufferfish", instance,
+                    f"(ε, 0)-DCP least e^ε = {_ratio_text(dcp)}, Pufferfish level of the reduction "
+                    f"e^ε = {_ratio_text(puffer)}")
+
+
 # --------------------------------------------------------------------------------------------
 # registration
 # --------------------------------------------------------------------------------------------
@@ -455,3 +486,8 @@ _register("004.lemma7", "App. M, Lemma 7",
 _register("004.thm2.ii", "§IV, Theorem 2 (ii)",
           "the composition is (ε(τ*, θ), δ)-DCP for the Task-2 solution τ* (δ in {0, 1/4, 1/2})",
           lambda: model_instances(1), _check_thm2_ii)
+_register("004.C3.pufferfish", "App. C.3",
+          "When the secret is a function of the dataset, (ε, 0)-DCP is ε-Pufferfish privacy with the "
+          "single prior P_θ(x) and secrets {x : G(x) = s}: the least DCP ε equals the Pufferfish "
+          "level computed independently by the toolkit's Pufferfish audit.",
+          reduction_instances, _check_pufferfish_reduction)
