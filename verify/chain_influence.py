@@ -352,7 +352,7 @@ def chain_influence_curve(model: PufferfishModel, pairs: Sequence[SecretPair] | 
 class BoundedPoint:
     """``a(b)`` enclosed in ``[lower, upper]`` (natural log), with the worst ordered value pair
     ``first -> second``, its best window (``d_left``, ``d_right``: distances of the nearest low
-    entries) and the family member attaining it."""
+    entries; ``None`` for a side whose window reaches the chain's end)."""
 
     b: int
     lower: float
@@ -361,14 +361,12 @@ class BoundedPoint:
     second: object = None
     d_left: int | None = None
     d_right: int | None = None
-    member: str | None = None
 
     def to_dict(self) -> dict:
         return {"b": self.b, "a_bounds": [self.lower, self.upper],
                 "pair": None if self.first is None else [self.first, self.second],
                 "window": None if self.d_left is None else {"d_left": self.d_left,
-                                                            "d_right": self.d_right},
-                "prior": self.member}
+                                                            "d_right": self.d_right}}
 
 
 @dataclass(frozen=True)

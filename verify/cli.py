@@ -101,11 +101,11 @@ def _command_modules() -> list:
     """Modules that add subcommands: each has ``add_parser(subparsers, common)`` which registers
     its parser(s) with ``set_defaults(handler=...)``; a handler takes the parsed arguments and
     returns the exit status."""
-    from verify import (dcp_command, influence_command, multiuser_command, nfc_command,
-                        postprocess_command, quilts_command, wasserstein_command)
+    from verify import (dcp_command, experiment_command, influence_command, multiuser_command,
+                        nfc_command, postprocess_command, quilts_command, wasserstein_command)
 
     return [nfc_command, postprocess_command, influence_command, quilts_command,
-            wasserstein_command, multiuser_command, dcp_command]
+            wasserstein_command, multiuser_command, dcp_command, experiment_command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

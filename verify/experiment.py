@@ -32,7 +32,7 @@ from scipy import stats
 from models.priors_fit import TAU, fit_chain
 from models.sequences import SequenceData
 from verify.chain_influence import ChainCurveBounds, stationary_chain_curve_bounds
-from verify.topk import EPSILONS, MECHANISMS, Calibration, calibrate_all, release
+from verify.topk import EPSILONS, MECHANISMS, calibrate_all, release
 from verify.topk_metrics import METRICS_DIRECTION, metric_names, metric_vector, majority_prediction
 
 
