@@ -240,7 +240,22 @@ def reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return result
 
 
+OTHER_KINDS = {
+    "dcp_model": "a differential-confounding-privacy model file: use `pufferfish dcp`",
+    "multiuser_model": "a multi-user model file: use `pufferfish multiuser`",
+    "bayesnet": "a Bayesian-network file: use `pufferfish quilts` or `pufferfish mqm`",
+    "nfc_constraints": "an NfC constraints file: use `pufferfish postprocess --constraints`",
+    "influence_curve": "an influence-curve file: use `pufferfish translate --curve`",
+}
+"""Version keys of the toolkit's other file kinds, so a file given to the wrong command is named."""
+
+
 def _check_version(data: object) -> None:
+    if isinstance(data, dict) and "pufferfish_model" not in data:
+        for key, text in OTHER_KINDS.items():
+            if key in data:
+                raise ModelError(f"this is {text}; a Pufferfish model file starts with "
+                                 f"\"pufferfish_model\": {FORMAT_VERSION}", key)
     if isinstance(data, dict) and "pufferfish_model" in data:
         version = data["pufferfish_model"]
         if type(version) is not int or version != FORMAT_VERSION:
