@@ -6,7 +6,8 @@
 * ``pufferfish mqm MODEL --epsilon E [--method exact|approx|fast|exact-fast]`` — the Markov Quilt
   Mechanism's noise scale σ_max with the chosen quilt per node (Algorithm 2; for chains
   Algorithms 3–5).
-* ``pufferfish mqm-figures --out DIR`` — Figures 1 and 3 of the paper as PNG files.
+* ``pufferfish mqm-figures --out DIR [--figure 1+3|4|all]`` — Figures 1 and 3 (default) and
+  Figure 4 (Appendix B.12, the private histogram) of the paper as PNG files.
 
 ``MODEL`` is either a Bayesian-network file (``"bayesnet": 1``, :mod:`models.bayesnet_file`) or an
 ordinary model file whose priors are homogeneous ``markov`` chains (the family Θ).
@@ -64,13 +65,26 @@ def add_parser(subparsers, common) -> None:
     common(m)
     m.set_defaults(handler=run_mqm)
 
-    f = subparsers.add_parser("mqm-figures", help="Figures 1 and 3 of 002 §5/B.11 as PNG",
-                              description="Regenerate Figure 1 (§5) and Figure 3 (Appendix B.11) of "
-                              "002_e1f2e9a9937b8cda.txt as PNG files.")
+    f = subparsers.add_parser("mqm-figures", help="Figures 1, 3 and 4 of 002 §5/B.11/B.12 as PNG",
+                              description="Regenerate Figure 1 (§5), Figure 3 (Appendix B.11) and "
+                              "Figure 4 (Appendix B.12) of 002_e1f2e9a9937b8cda.txt as PNG files "
+                              "(numerical).")
     f.add_argument("--out", required=True, help="output directory")
     f.add_argument("--runs", type=int, default=500, help="runs averaged in Figure 1 (default 500)")
     f.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     f.add_argument("--grid", type=int, default=99, help="Figure 3 grid points per axis (default 99)")
+    f.add_argument("--figure", choices=("1+3", "4", "all"), default="1+3",
+                   help="which figures: 1+3 (default: figure1.png and figure3.png), 4 (Appendix "
+                        "B.12: figure4.png and figure4.json, the private histogram of a 5-state "
+                        "reversible chain) or all")
+    f.add_argument("--repetitions", type=int, default=100,
+                   help="Figure 4: runs averaged, each on a new data set (default 100)")
+    f.add_argument("--length", type=int, default=10000,
+                   help="Figure 4: chain length T of panels (a) and (b) (default 10000)")
+    f.add_argument("--lengths", default="1000,3000,10000,30000",
+                   help="Figure 4: comma-separated lengths of panel (c)")
+    f.add_argument("--epsilons", default="1/10,1/5,1/2,1,2,5,10",
+                   help="Figure 4: comma-separated ε values")
     common(f)
     f.set_defaults(handler=run_figures)
 
@@ -228,8 +242,24 @@ def run_mqm(args: argparse.Namespace) -> int:
 
 
 def run_figures(args: argparse.Namespace) -> int:
-    from verify.quilt_figures import make_figures
-    paths = make_figures(Path(args.out), runs=args.runs, seed=args.seed, grid=args.grid)
+    from verify.quilt_figures import make_figure4, make_figures
+    paths = []
+    if args.figure in ("1+3", "all"):
+        paths += make_figures(Path(args.out), runs=args.runs, seed=args.seed, grid=args.grid)
+    if args.figure in ("4", "all"):
+        if args.repetitions < 1:
+            raise ModelError("--repetitions must be a positive integer", "--repetitions")
+        try:
+            lengths = tuple(int(x) for x in args.lengths.split(","))
+        except ValueError:
+            raise ModelError("--lengths must be comma-separated integers", "--lengths") from None
+        if args.length < 1 or any(T < 1 for T in lengths):
+            raise ModelError("chain lengths must be positive", "--lengths")
+        epsilons = tuple(x.strip() for x in args.epsilons.split(","))
+        for e in epsilons:
+            as_budget(e)
+        paths.append(make_figure4(Path(args.out), repetitions=args.repetitions, seed=args.seed,
+                                  length=args.length, lengths=lengths, epsilons=epsilons))
     emit(args, {"figures": [str(p) for p in paths]}, "\n".join(f"wrote {p}" for p in paths))
     return EXIT_OK
 
