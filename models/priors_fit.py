@@ -112,8 +112,3 @@ def fit_chain(sequences: Sequence[Sequence[int]], states: Sequence[str], length:
     matrix = smooth(matrix, tau)
     pi = solve_stationary(matrix)
     return MarkovChain(labels, matrix, length, pi, name)
-
-
-def float_matrix(matrix: Sequence[Sequence[Fraction]]) -> np.ndarray:
-    """A float copy (for display and sampling only)."""
-    return np.array([[float(p) for p in row] for row in matrix])
