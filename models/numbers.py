@@ -72,6 +72,15 @@ def probability(value: object, path: str = "") -> Fraction:
     return number
 
 
+def ratio_key(ratio: Ratio) -> tuple[int, Fraction]:
+    """A sort key that orders exact ratios with :data:`INFINITY` last (no float comparison).
+
+    >>> ratio_key(INFINITY) > ratio_key(Fraction(10**100))
+    True
+    """
+    return (1, Fraction(0)) if ratio == INFINITY else (0, Fraction(ratio))
+
+
 def fraction_str(value: Ratio) -> str:
     """Canonical text for an exact number: ``"3/8"``, ``"2"``, or ``"inf"``."""
     if isinstance(value, float):

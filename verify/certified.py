@@ -11,6 +11,7 @@ after finitely many steps.  ``r = exp(ε)`` happens only for ``ε = 0, r = 1``, 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,6 +61,25 @@ def parse_budget(text: str | int | Fraction, path: str = "--epsilon") -> Budget:
     if eps < 0:
         raise ModelError(f"a privacy budget must be >= 0, got {fraction_str(eps)}", path)
     return Budget(str(text).strip(), epsilon=eps)
+
+
+def scale_budget(budget: Budget, factor: int) -> Budget:
+    """``factor·ε`` as a budget, exactly (``r^factor`` for ``ε = log r``): the linear-composition
+    budget of ``factor`` releases."""
+    if budget.infinite:
+        return budget
+    if budget.ratio is not None:
+        return Budget(f"{factor}·{budget.text}", ratio=budget.ratio ** factor)
+    return Budget(f"{factor}·{budget.text}", epsilon=budget.epsilon * factor)
+
+
+def budget_float(budget: Budget) -> float:
+    """ε as a float, for reading only."""
+    if budget.infinite:
+        return math.inf
+    if budget.ratio is not None:
+        return math.log(budget.ratio.numerator) - math.log(budget.ratio.denominator)
+    return float(budget.epsilon)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from mpmath import iv
 from models.dcp import DCPModel, DatasetKernel
 from models.distribution import Distribution
 from models.errors import ModelError
-from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str, ratio_key
 from verify.certified import Budget, BudgetCheck, compare_ratio, parse_budget
 
 SecretRows = Mapping[Hashable, Distribution]
@@ -379,7 +379,7 @@ def dcp_level(rows: SecretRows, directions: Iterable[tuple], delta: Fraction,
     if not per_pair:
         return DCPLevel(name, Fraction(delta), Fraction(1), None, (), None if budget is None else
                         compare_ratio(Fraction(1), budget), skipped)
-    witness = max(per_pair, key=lambda lv: _key(lv.ratio))
+    witness = max(per_pair, key=lambda lv: ratio_key(lv.ratio))
     check = None if budget is None else compare_ratio(witness.ratio, budget)
     return DCPLevel(name, Fraction(delta), witness.ratio, witness, tuple(per_pair), check, skipped)
 
@@ -487,10 +487,6 @@ def dcp_check(rows: SecretRows, directions: Sequence[tuple], epsilon: Budget | s
 def mechanism_rows(model: DCPModel, kernel: DatasetKernel) -> SecretRows:
     """Shorthand for :func:`effective_mechanism`."""
     return effective_mechanism(model, kernel)
-
-
-def _key(ratio: Ratio) -> tuple:
-    return (1, 0) if ratio == INFINITY else (0, ratio)
 
 
 # --------------------------------------------------------------------------------------------

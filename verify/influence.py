@@ -48,6 +48,7 @@ from operator import itemgetter
 from models.errors import ModelError, UnsupportedError
 from models.kernel import integer_weights
 from models.model import PufferfishModel
+from models.mechanisms import jsonable_output
 from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from models.secrets import Secret, SecretPair
 from models.universe import DEFAULT_MAX_DATASETS, Dataset
@@ -61,14 +62,6 @@ ProgressCallback = Callable[[int, int, str], None]
 # --------------------------------------------------------------------------------------------
 # results
 # --------------------------------------------------------------------------------------------
-
-def _jsonable(value: object) -> object:
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    return value
-
 
 @dataclass(frozen=True)
 class LeakageThrough:
@@ -92,7 +85,7 @@ class LeakageThrough:
                 "max_ratio": fraction_str(self.max_ratio), "epsilon": self.epsilon,
                 "epsilon_float": epsilon_float(self.max_ratio), "prior": self.prior}
         if self.values is not None:
-            data["low_values"] = _jsonable(self.values)
+            data["low_values"] = jsonable_output(self.values)
             data["p_given_first"] = fraction_str(self.p_first)
             data["p_given_second"] = fraction_str(self.p_second)
         return data
@@ -101,7 +94,7 @@ class LeakageThrough:
         if self.values is None:
             return f"{self.first} vs {self.second} through L={list(self.low)}: a† = {self.epsilon}"
         return (f"{self.first} vs {self.second} through L={list(self.low)}: a† = {self.epsilon} "
-                f"at D_L={_jsonable(self.values)} under {self.prior} "
+                f"at D_L={jsonable_output(self.values)} under {self.prior} "
                 f"({fraction_str(self.p_first)} vs {fraction_str(self.p_second)})")
 
 
@@ -133,7 +126,7 @@ class InfluencePoint:
                 "a_float": epsilon_float(self.max_ratio), "pair": self.pair,
                 "high": list(self.high), "prior": self.prior}
         if self.low_values is not None:
-            data["low_values"] = [[i, _jsonable(v)] for i, v in self.low_values]
+            data["low_values"] = [[i, jsonable_output(v)] for i, v in self.low_values]
         if self.p_first is not None:
             data["p_given_first"] = fraction_str(self.p_first)
             data["p_given_second"] = fraction_str(self.p_second)

@@ -77,7 +77,7 @@ from mpmath.libmp import to_rational
 from models.distribution import Distribution
 from models.errors import ModelError, UnsupportedError
 from models.model import PufferfishModel
-from models.numbers import INFINITY, Ratio, exact, fraction_str
+from models.numbers import INFINITY, Ratio, exact, fraction_str, ratio_key
 from models.universe import DEFAULT_MAX_DATASETS, Dataset
 from verify.certified import Budget, compare_ratio, interval_precision, rational_interval
 from verify.supports import prior_supports
@@ -682,23 +682,19 @@ def laplace_pufferfish_level(model: PufferfishModel, query: Callable[[Dataset], 
             continue
         bound = laplace_mixture_sup_ratio(dict(d1.items()), dict(d2.items()), sigma, bits)
         directions.append(LaplaceDirection(label, first, second, prior, d1, d2, bound))
-    witness = max(directions, key=lambda d: (_ratio_key(d.bound.upper), _ratio_key(d.bound.lower)),
+    witness = max(directions, key=lambda d: (ratio_key(d.bound.upper), ratio_key(d.bound.lower)),
                   default=None)
     if witness is None:
         lower: Ratio = Fraction(1)
         upper: Ratio = Fraction(1)
     else:
-        lower = max((d.bound.lower for d in directions), key=_ratio_key)
+        lower = max((d.bound.lower for d in directions), key=ratio_key)
         upper = witness.bound.upper
-        lower = lower if _ratio_key(lower) > _ratio_key(Fraction(1)) else Fraction(1)
-        upper = upper if _ratio_key(upper) > _ratio_key(Fraction(1)) else Fraction(1)
+        lower = lower if ratio_key(lower) > ratio_key(Fraction(1)) else Fraction(1)
+        upper = upper if ratio_key(upper) > ratio_key(Fraction(1)) else Fraction(1)
     eps_low, eps_high = _log_bounds(lower, upper, bits)
     relation = _overall_relation(directions, budget, MAX_BITS) if budget is not None else None
     name = query_name or getattr(query, "kind", None) or getattr(query, "__name__", "query")
     return LaplacePufferfishResult(str(name), sigma, lower, upper, max(0.0, eps_low),
                                    max(0.0, eps_high), witness, tuple(directions), tuple(skipped),
                                    budget, relation)
-
-
-def _ratio_key(value: Ratio) -> tuple[int, Fraction]:
-    return (1, Fraction(0)) if value == INFINITY else (0, Fraction(value))

@@ -33,9 +33,10 @@ from models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable, integer_weights
 from models.mechanisms import Mechanism, jsonable_output
 from models.model import PufferfishModel
 from models.priors import IntervalFamily
-from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str,
+                            ratio_key)
 from models.universe import DEFAULT_MAX_DATASETS, Dataset
-from verify.certified import Budget, compare_ratio
+from verify.certified import Budget, budget_float, compare_ratio, scale_budget
 from verify.nfc import NfcProgram
 from verify.supports import audited_datasets, prior_supports
 
@@ -69,7 +70,7 @@ class CompositionAttack:
                 "ratio": fraction_str(self.ratio) if len(fraction_str(self.ratio)) < 400 else None,
                 "log_ratio": epsilon_str(self.ratio) if self.ratio == INFINITY else None,
                 "log_ratio_float": epsilon_float(self.ratio),
-                "budget_total_float": (self.runs or 0) * _budget_float(self.budget)}
+                "budget_total_float": (self.runs or 0) * budget_float(self.budget)}
 
     def explain(self) -> str:
         if not self.found:
@@ -78,7 +79,7 @@ class CompositionAttack:
         releases = ", ".join(f"{c}× {o[0]}→{jsonable_output(o[1])!r}" for o, c in self.counts)
         return (f"attack: after N = {self.runs} releases ({releases}) the exact log-ratio under "
                 f"{self.prior} is {epsilon_float(self.ratio):.6g} > N·ε = "
-                f"{self.runs * _budget_float(self.budget):.6g}: linear composition fails")
+                f"{self.runs * budget_float(self.budget):.6g}: linear composition fails")
 
 
 def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
@@ -114,7 +115,7 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
         counts = _round_counts([w for _, w in alpha], runs)
         for prior in priors:
             ratio = _observation_ratio(sides[prior], likelihood, counts)
-            if not compare_ratio(ratio, _scaled_budget(budget, runs)).holds:
+            if not compare_ratio(ratio, scale_budget(budget, runs)).holds:
                 return CompositionAttack(program.first, program.second, prior, budget, runs,
                                          tuple((o, c) for (o, _), c in zip(alpha, counts) if c),
                                          ratio, max_runs)
@@ -210,23 +211,6 @@ def _observation_ratio(sides, likelihood, counts) -> Ratio:
     return numerator / denominator
 
 
-def _scaled_budget(budget: Budget, runs: int) -> Budget:
-    """The linear-composition budget of ``runs`` releases: ``runs·ε``."""
-    if budget.infinite:
-        return budget
-    if budget.ratio is not None:
-        return Budget(f"{runs}·{budget.text}", ratio=budget.ratio ** runs)
-    return Budget(f"{runs}·{budget.text}", epsilon=budget.epsilon * runs)
-
-
-def _budget_float(budget: Budget) -> float:
-    if budget.infinite:
-        return math.inf
-    if budget.ratio is not None:
-        return epsilon_float(budget.ratio)
-    return float(budget.epsilon)
-
-
 @dataclass(frozen=True)
 class RepeatedRunLevels:
     """Exact Pufferfish levels ``ε_r`` of ``r = 1..R`` runs of one mechanism."""
@@ -278,7 +262,7 @@ def repeated_run_levels(model: PufferfishModel, mechanism: Mechanism, max_runs: 
             updated = [p * v for p, v in zip(products, column)]
             counts[o] += 1
             ratio, witness = _best_direction(directions, updated)
-            if _greater(ratio, best[size][0]):
+            if ratio_key(ratio) > ratio_key(best[size][0]):
                 multiset = tuple((table.outputs[j], c) for j, c in enumerate(counts) if c)
                 best[size] = (ratio, (witness[0], witness[1], multiset))
             if size + 1 < max_runs:
@@ -315,12 +299,8 @@ def _best_direction(directions, products) -> tuple[Ratio, tuple]:
             continue
         denominator = sum(w * products[i] for i, w in side2)
         ratio = INFINITY if not denominator else Fraction(numerator * mass2, denominator * mass1)
-        if witness is None or _greater(ratio, best):
+        if witness is None or ratio_key(ratio) > ratio_key(best):
             best, witness = ratio, (names, prior)
     return best, witness or ((), "")
 
 
-def _greater(a: Ratio, b: Ratio) -> bool:
-    if a == INFINITY:
-        return b != INFINITY
-    return b != INFINITY and a > b

@@ -50,11 +50,11 @@ from models.distribution import Distribution
 from models.errors import ModelError
 from models.mechanisms import Mechanism, PostProcessed, TableMechanism, jsonable_output
 from models.model import PufferfishModel
-from models.numbers import INFINITY, Ratio, fraction_str
+from models.numbers import INFINITY, Ratio, fraction_str, ratio_key
 from models.priors import UniformPrior
 from models.secrets import Secret, SecretPair
 from models.universe import Dataset, Universe
-from verify.certified import Budget, compare_ratio, log_bounds
+from verify.certified import Budget, compare_ratio, log_bounds, scale_budget
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def _evaluate_exactly(constraint, left, rows, power, budget) -> ConstraintEvalua
         for row, b in rows:
             denominator *= row.prob(output) ** int(b * power)
         ratio: Ratio = INFINITY if not denominator else p ** power / denominator
-        if worst is None or _exceeds(ratio, worst[0]):
+        if worst is None or ratio_key(ratio) > ratio_key(worst[0]):
             worst = (ratio, output)
     if worst is None:
         return ConstraintEvaluation(constraint.name, True, "below", None, -math.inf, -math.inf)
@@ -212,21 +212,6 @@ def _evaluate_by_intervals(constraint, left, rows, budget) -> ConstraintEvaluati
             iv.prec = previous
     output, low, high = best
     return ConstraintEvaluation(constraint.name, False, "undecided", output, low, high)
-
-
-def scale_budget(budget: Budget, factor: int) -> Budget:
-    """``factor·ε`` as a budget (exact: ``r^factor`` for ``ε = log r``)."""
-    if budget.infinite:
-        return budget
-    if budget.ratio is not None:
-        return Budget(f"{factor}·{budget.text}", ratio=budget.ratio ** factor)
-    return Budget(f"{factor}·{budget.text}", epsilon=budget.epsilon * factor)
-
-
-def _exceeds(a: Ratio, b: Ratio) -> bool:
-    if a == INFINITY:
-        return b != INFINITY
-    return b != INFINITY and a > b
 
 
 @dataclass(frozen=True)
@@ -648,11 +633,11 @@ class PostprocessAudit:
 
     @property
     def pufferfish_increased(self) -> bool:
-        return _exceeds(self.pufferfish[1].level_ratio, self.pufferfish[0].level_ratio)
+        return ratio_key(self.pufferfish[1].level_ratio) > ratio_key(self.pufferfish[0].level_ratio)
 
     @property
     def dp_increased(self) -> bool:
-        return _exceeds(self.dp[1].max_ratio, self.dp[0].max_ratio)
+        return ratio_key(self.dp[1].max_ratio) > ratio_key(self.dp[0].max_ratio)
 
     @property
     def holds(self) -> bool:

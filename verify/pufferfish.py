@@ -28,7 +28,8 @@ from models.errors import ModelError
 from models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from models.mechanisms import Mechanism, jsonable_output
 from models.model import PufferfishModel
-from models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str,
+                            ratio_key)
 from models.secrets import Secret
 from models.universe import DEFAULT_MAX_DATASETS
 from verify.certified import Budget, BudgetCheck, compare_ratio
@@ -173,11 +174,6 @@ def _pair_secrets(model: PufferfishModel) -> list[Secret]:
 
 def _level_key(level: DirectionLevel) -> tuple[int, Fraction]:
     return ratio_key(level.max_ratio)
-
-
-def ratio_key(ratio: Ratio) -> tuple[int, Fraction]:
-    """A sort key that orders exact ratios with infinity last (no float comparison)."""
-    return (1, Fraction(0)) if ratio == INFINITY else (0, Fraction(ratio))
 
 
 def _finite_direction(label: str, first: Secret, second: Secret, joint: SecretJoint) -> DirectionLevel:

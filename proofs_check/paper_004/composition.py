@@ -53,7 +53,7 @@ import networkx as nx
 
 from models.dcp import DCPModel, DatasetKernel
 from models.dcp_file import dcp_model_to_dict
-from models.numbers import INFINITY, epsilon_str, fraction_str
+from models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
 from proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from verify.certified import Budget
 from verify.dcp import (dcp_delta, dcp_level, effective_mechanism, hockey_stick, least_ratio,
@@ -167,12 +167,6 @@ def _ratio_text(r) -> str:
     return epsilon_str(r)
 
 
-def _lt(a, b) -> bool:
-    if a == INFINITY:
-        return False
-    return b == INFINITY or a < b
-
-
 # --------------------------------------------------------------------------------------------
 # checks
 # --------------------------------------------------------------------------------------------
@@ -240,7 +234,7 @@ def _check_thm1_iii(instance: Instance) -> ClaimOutcome:
         t = dcp_level(truth, model.directions(), delta).ratio
         p = dcp_level(product, model.directions(), delta).ratio
         details.append(f"δ={fraction_str(delta)}: OPT(N(ψ)) = {_ratio_text(p)}, true {_ratio_text(t)}")
-        holds &= _lt(p, t)
+        holds &= ratio_key(p) < ratio_key(t)
     return _outcome(holds, model, "004.thm1.iii", instance, "; ".join(details))
 
 
@@ -256,7 +250,7 @@ def _check_thm3_ii(instance: Instance) -> ClaimOutcome:
         for delta in DELTAS:
             t = least_ratio(truth[s0], truth[s1], delta).ratio
             p = least_ratio(product[s0], product[s1], delta).ratio
-            if not _lt(p, t):
+            if not ratio_key(p) < ratio_key(t):
                 holds = False
                 details.append(f"{s0}->{s1}, δ={fraction_str(delta)}: opt(product) = "
                                f"{_ratio_text(p)} not < opt(true) = {_ratio_text(t)}")
