@@ -17,16 +17,13 @@ probabilities are strings (``"1/3"``, ``"0.25"``) or integers; floats are refuse
 
 from __future__ import annotations
 
-import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
 
 from models.bayesnet import BayesNet, BayesNetFamily
 from models.errors import ModelError
-from models.modelfile import read_json_file, schema_error
+from models.modelfile import check_schema, read_json_file, schema_validator
 
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("bayesnet.schema.json")
@@ -48,9 +45,7 @@ def parse_bayesnet(data: object) -> BayesNetFamily:
     if isinstance(data, dict) and "bayesnet" in data and data["bayesnet"] != FORMAT_VERSION:
         raise ModelError(f"unsupported bayesnet file version {data['bayesnet']!r}; this reader "
                          f"supports version {FORMAT_VERSION}", "bayesnet")
-    errors = list(_validator().iter_errors(data))
-    if errors:
-        raise schema_error(min(errors, key=lambda e: list(map(str, e.absolute_path))))
+    check_schema(data, schema_validator(SCHEMA_PATH))
     assert isinstance(data, dict)
     default = data.get("domain")
     parents, domains = {}, {}
@@ -92,11 +87,6 @@ def _value(text: str, domain: list, path: str) -> object:
         if str(value) == text:
             return value
     raise ModelError(f"{text!r} is not in the domain {domain}", path)
-
-
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
 __all__ = ["load_bayesnet", "parse_bayesnet", "is_bayesnet_file", "FORMAT_VERSION"]

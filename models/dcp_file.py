@@ -20,18 +20,16 @@ The format is versioned: a file written for another version is refused, never mi
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
 
 from models.dcp import DCPModel, DatasetKernel
 from models.distribution import Distribution
 from models.errors import ModelError, join_path
-from models.modelfile import read_json_file, write_json_atomically
+from models.modelfile import (check_schema, read_json_file, schema_validator,
+                              write_json_atomically)
 from models.numbers import exact, fraction_str
 
 VERSION = 1
@@ -124,20 +122,11 @@ def _number(value: object, path: str):
     return exact(value, path)
 
 
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
-
-
 def _check_schema(data: dict) -> None:
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    if not errors:
-        return
-    error = errors[0]
-    path = join_path(*error.absolute_path)
-    if error.validator == "additionalProperties" and not error.absolute_path:
-        allowed = sorted(_validator().schema["properties"])
-        raise ModelError(f"{error.message}; the known keys are {allowed}", path)
-    if error.validator == "oneOf" and path == "adjacency":
-        raise ModelError("adjacency must be \"all\" or a list of [secret, secret] pairs", path)
-    raise ModelError(error.message, path)
+    try:
+        check_schema(data, schema_validator(SCHEMA_PATH))
+    except ModelError as error:
+        if error.path == "adjacency":
+            raise ModelError("adjacency must be \"all\" or a list of [secret, secret] pairs",
+                             "adjacency") from None
+        raise

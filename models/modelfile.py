@@ -275,11 +275,23 @@ def _validator() -> jsonschema.protocols.Validator:
 
 
 def _check_schema(data: object) -> None:
-    errors = list(_validator().iter_errors(data))
-    if not errors:
-        return
-    first = min(errors, key=lambda e: _document_position(data, e.absolute_path))
-    raise schema_error(first)
+    check_schema(data, _validator())
+
+
+@lru_cache(maxsize=None)
+def schema_validator(path: Path) -> jsonschema.protocols.Validator:
+    """A (cached) draft 2020-12 validator for the schema file at ``path``."""
+    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+def check_schema(data: object, validator: jsonschema.protocols.Validator) -> None:
+    """Raise the first schema violation in reading order as a :class:`ModelError` with its path.
+
+    Shared by every reader of the toolkit's file kinds, so their messages read the same.
+    """
+    errors = list(validator.iter_errors(data))
+    if errors:
+        raise schema_error(min(errors, key=lambda e: _document_position(data, e.absolute_path)))
 
 
 def _document_position(data: object, path: Sequence) -> tuple:

@@ -23,16 +23,14 @@ The format is versioned: a file written for another version is refused, never mi
 
 from __future__ import annotations
 
-import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
 
 from models.distribution import Distribution
 from models.errors import ModelError, join_path
-from models.modelfile import read_json_file, write_json_atomically
+from models.modelfile import (check_schema, read_json_file, schema_validator,
+                              write_json_atomically)
 from models.multiuser import MultiUserModel, User
 from models.numbers import exact, fraction_str, probability
 
@@ -55,7 +53,7 @@ def parse_multiuser_model(data: object) -> MultiUserModel:
     if data["multiuser_model"] != VERSION:
         raise ModelError(f"unsupported multi-user model file version {data['multiuser_model']!r}; "
                          f"this reader reads version {VERSION}", "multiuser_model")
-    _check_schema(data)
+    check_schema(data, schema_validator(SCHEMA_PATH))
     users = []
     for k, raw in enumerate(data["users"]):
         where = join_path("users", k)
@@ -130,19 +128,3 @@ def multiuser_model_to_dict(model: MultiUserModel, description: str | None = Non
 def dump_multiuser_model(model: MultiUserModel, path: str | os.PathLike) -> None:
     """Write ``model`` as a multi-user model file, atomically."""
     write_json_atomically(multiuser_model_to_dict(model), path)
-
-
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
-
-
-def _check_schema(data: dict) -> None:
-    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    if not errors:
-        return
-    error = errors[0]
-    path = join_path(*error.absolute_path)
-    if error.validator == "additionalProperties":
-        raise ModelError(error.message, path)
-    raise ModelError(error.message, path)
