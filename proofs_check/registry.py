@@ -124,6 +124,20 @@ def counterexample_dict(model: Any, description: str) -> dict:
     return data
 
 
+def violation(claim_id: str, paper: str, instance: Instance, detail: str, model: Any = None,
+              writer: Callable[[Any, str], dict] | None = None) -> ClaimOutcome:
+    """A violated check, with ``model`` (if any) written as the counterexample.
+
+    The counterexample's description names the claim, the paper, the instance and what failed.
+    ``writer(model, description)`` turns the model into a file dict; the default is
+    :func:`counterexample_dict` (Pufferfish model files); other model kinds pass their own writer.
+    """
+    if model is None:
+        return ClaimOutcome(False, detail)
+    description = f"counterexample to {claim_id} ({paper}): {instance.label}: {detail}"
+    return ClaimOutcome(False, detail, (writer or counterexample_dict)(model, description))
+
+
 def _load_papers() -> None:
     """Import the paper modules so their claims are registered (idempotent)."""
     import proofs_check  # noqa: F401  (its __init__ imports every paper module)

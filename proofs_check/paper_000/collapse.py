@@ -48,7 +48,7 @@ from models.numbers import INFINITY, epsilon_str, fraction_str
 from models.priors import IndependentPrior, Prior, UniformPrior
 from models.secrets import Secret
 from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from verify.collapse import (resample_parts, theorem1_bound, theorem1_expected_runs,
                              theorem3_ratio)
 from verify.expected_runs import dataset_classes, expected_runs_to_reveal, pair_classes
@@ -59,8 +59,7 @@ PAPER = "000_65109fe28ca61d17.txt"
 
 
 def _fail(model: PufferfishModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
-    return ClaimOutcome(False, detail, counterexample_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+    return violation(claim_id, PAPER, instance, detail, model)
 
 
 def _outcome(holds: bool, model: PufferfishModel, claim_id: str, instance: Instance,

@@ -39,7 +39,7 @@ from models.numbers import INFINITY, epsilon_float, fraction_str
 from models.priors import MarkovPrior, TablePrior
 from models.secrets import entry_pairs, entry_secrets
 from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from verify.certified import Budget
 from verify.dp import dp_level
 from verify.nfc import nfc_programs
@@ -52,8 +52,7 @@ SECTION = "§5.1, Theorem 4"
 
 
 def _fail(model: PufferfishModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
-    return ClaimOutcome(False, detail, counterexample_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+    return violation(claim_id, PAPER, instance, detail, model)
 
 
 # --------------------------------------------------------------------------------------------

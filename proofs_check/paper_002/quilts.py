@@ -58,7 +58,7 @@ from models.numbers import fraction_str
 from models.priors import MarkovPrior, TablePrior
 from models.secrets import entry_pairs, entry_secrets
 from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from verify.certified import parse_budget
 from verify.mqm import (ChainFamily, chain_family_parameters,
                         eigengap_interval, family_influence_exact, gk16_gamma_paper_ratio,
@@ -115,10 +115,7 @@ def bayesnet_model(family: BayesNetFamily) -> PufferfishModel:
 
 
 def _fail(claim_id: str, instance: Instance, detail: str, model: PufferfishModel | None) -> ClaimOutcome:
-    if model is None:
-        return ClaimOutcome(False, detail, None)
-    return ClaimOutcome(False, detail, counterexample_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+    return violation(claim_id, PAPER, instance, detail, model)
 
 
 def _claim(claim_id: str, section: str, statement: str, generate, check,

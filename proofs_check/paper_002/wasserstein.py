@@ -40,7 +40,7 @@ from models.numbers import fraction_str
 from models.priors import IndependentPrior, MarkovPrior, Prior, TablePrior
 from models.secrets import entry_pairs, entry_secrets
 from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from verify.wasserstein import (dependence_groups, flu_all_individuals_system, flu_conditionals,
                                 flu_model, group_sensitivity, groups_mutually_independent,
                                 parse_query, verify_epsilon_delta_mechanism,
@@ -51,10 +51,7 @@ PAPER = "002_e1f2e9a9937b8cda.txt"
 
 
 def _fail(model: PufferfishModel | None, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
-    if model is None:
-        return ClaimOutcome(False, detail)
-    return ClaimOutcome(False, detail, counterexample_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+    return violation(claim_id, PAPER, instance, detail, model)
 
 
 # --------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ import networkx as nx
 from models.dcp import DCPModel, DatasetKernel
 from models.dcp_file import dcp_model_to_dict
 from models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register
+from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from verify.certified import Budget
 from verify.dcp import (dcp_delta, dcp_level, effective_mechanism, hockey_stick, least_ratio,
                         same_privacy_profile, tradeoff_compare, tradeoff_curve)
@@ -149,8 +149,7 @@ def _kernels(model: DCPModel) -> list[DatasetKernel]:
 
 
 def _fail(model: DCPModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
-    return ClaimOutcome(False, detail, dcp_model_to_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+    return violation(claim_id, PAPER, instance, detail, model, dcp_model_to_dict)
 
 
 def _outcome(holds: bool, model: DCPModel, claim_id: str, instance: Instance,
