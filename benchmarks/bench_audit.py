@@ -1,4 +1,4 @@
-"""Benchmark: the exact Pufferfish audit (verify.pufferfish.pufferfish_level) on 2^16 datasets.
+"""Benchmark: the exact Pufferfish audit (pufferfish.verify.privacy.pufferfish.pufferfish_level) on 2^16 datasets.
 
 Run as ``.venv/bin/python benchmarks/bench_audit.py`` from the repository root (never run by CI).
 
@@ -28,14 +28,14 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from models.distribution import Distribution  # noqa: E402
-from models.mechanisms import TableMechanism  # noqa: E402
-from models.model import PufferfishModel  # noqa: E402
-from models.numbers import INFINITY, epsilon_float  # noqa: E402
-from models.priors import IndependentPrior, MarkovPrior, UniformPrior  # noqa: E402
-from models.secrets import Secret, SecretPair  # noqa: E402
-from models.universe import Universe  # noqa: E402
-from verify.pufferfish import pufferfish_level  # noqa: E402
+from pufferfish.models.distribution import Distribution  # noqa: E402
+from pufferfish.models.mechanisms import TableMechanism  # noqa: E402
+from pufferfish.models.model import PufferfishModel  # noqa: E402
+from pufferfish.models.numbers import INFINITY, epsilon_float  # noqa: E402
+from pufferfish.models.priors import IndependentPrior, MarkovPrior, UniformPrior  # noqa: E402
+from pufferfish.models.secrets import Secret, SecretPair  # noqa: E402
+from pufferfish.models.universe import Universe  # noqa: E402
+from pufferfish.verify.privacy.pufferfish import pufferfish_level  # noqa: E402
 
 F = Fraction
 

@@ -1,6 +1,6 @@
 """Timing of the optimal-composition formula (004 ref. [6], Murtagh–Vadhan Theorem 1.5).
 
-Compares the grouped formula of :func:`verify.dcp_composition.optimal_composition_ratio` (equal
+Compares the grouped formula of :func:`pufferfish.verify.dcp.composition.optimal_composition_ratio` (equal
 levels collapsed into binomial counts) with the baseline that enumerates all 2^k outputs of the
 product of randomized-response pairs and inverts the hockey-stick divergence there.  Both are
 exact and must agree; printed: sizes, seconds, ratio baseline/grouped.  Never run by CI.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from models.distribution import Distribution, product_distribution
-from verify.dcp import least_ratio
-from verify.dcp_composition import optimal_composition_ratio
+from pufferfish.models.distribution import Distribution, product_distribution
+from pufferfish.verify.dcp.levels import least_ratio
+from pufferfish.verify.dcp.composition import optimal_composition_ratio
 
 
 def _baseline(levels, delta):

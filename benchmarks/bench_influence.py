@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.numbers import epsilon_float  # noqa: E402
-from verify.chain_influence import chain_influence_curve  # noqa: E402
-from verify.influence import influence_curve  # noqa: E402
-from verify.influence_plots import binary_chain_model  # noqa: E402
+from pufferfish.models.numbers import epsilon_float  # noqa: E402
+from pufferfish.verify.influence.chains import chain_influence_curve  # noqa: E402
+from pufferfish.verify.influence.curves import influence_curve  # noqa: E402
+from pufferfish.proofs_check.paper_000.figures import binary_chain_model  # noqa: E402
 
 P, Q = Fraction(4, 5), Fraction(9, 10)
 

@@ -1,4 +1,4 @@
-"""Benchmark: MQMExact (verify.mqm.mqm_chain_exact) against the plain O(T^3) search.
+"""Benchmark: MQMExact (pufferfish.verify.quilts.mqm.mqm_chain_exact) against the plain O(T^3) search.
 
 Run as ``.venv/bin/python benchmarks/bench_mqm.py`` from the repository root (never run by CI).
 
@@ -12,7 +12,7 @@ Timed side by side (``time.perf_counter``):
   of the previous node's answer when its inputs are bitwise equal, then the certification of
   every node's chosen quilt (rounding-error bound + interval arithmetic) and an exact-rational
   re-check of the worst node when cheap;
-* baseline: :func:`verify.mqm.mqm_chain_exact_basic` — the same influences, every (a, b) for every
+* baseline: :func:`pufferfish.verify.quilts.mqm.mqm_chain_exact_basic` — the same influences, every (a, b) for every
   node, no pruning and no reuse: O(T^3 k^2) (vectorised over b).  When its estimated time exceeds
   ``--budget`` seconds it runs on ``--sample`` evenly spaced nodes and the total is extrapolated
   linearly in the number of nodes (labelled "extrapolated"); σ of the sampled nodes is compared.
@@ -33,8 +33,8 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from models.bayesnet import MarkovChain, reversible_chain  # noqa: E402
-from verify.mqm import ChainFamily, mqm_chain_exact, mqm_chain_exact_basic  # noqa: E402
+from pufferfish.models.bayesnet import MarkovChain, reversible_chain  # noqa: E402
+from pufferfish.verify.quilts.mqm import ChainFamily, mqm_chain_exact, mqm_chain_exact_basic  # noqa: E402
 
 
 def ten_state(length: int) -> MarkovChain:

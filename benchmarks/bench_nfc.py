@@ -3,7 +3,7 @@
 A model with one secret attribute ``s`` (2 values) and one attribute ``y`` with ``Y`` values, so
 each secret holds on ``Y`` datasets, and a random mechanism with ``K`` outputs and no zero entries.
 Every program has ``K`` output variables and ``Y`` constraints; there are ``2·Y`` programs (each
-``D*`` in each direction).  Printed: the total time of :func:`verify.nfc.nfc_programs` (build the
+``D*`` in each direction).  Printed: the total time of :func:`pufferfish.verify.nfc.programs.nfc_programs` (build the
 log table, build/solve/certify every program) beside the sum of the bare solver times reported by
 the solver itself (HiGHS via CVXPY, primal + dual), and their ratio — the overhead of building,
 certifying and reporting (target <= 3×).
@@ -18,9 +18,9 @@ import random
 import time
 from fractions import Fraction
 
-from models import (Distribution, PufferfishModel, SecretPair, TableMechanism, UniformPrior,
+from pufferfish.models import (Distribution, PufferfishModel, SecretPair, TableMechanism, UniformPrior,
                     Universe, entry_secrets)
-from verify.nfc import nfc_programs
+from pufferfish.verify.nfc.programs import nfc_programs
 
 
 def build(values: int, outputs: int, seed: int = 1) -> tuple[PufferfishModel, TableMechanism]:

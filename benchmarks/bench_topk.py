@@ -1,7 +1,7 @@
 """Benchmark: time per trial of each Top-K mechanism (000_65109fe28ca61d17.txt §7.1.3), and the
 one-off setup (prior fit, certified a(b) curve, MQM calibration).
 
-Sizes: the default synthetic shapes of ``models.sequences.SHAPES`` — check-ins (78 states, 12
+Sizes: the default synthetic shapes of ``pufferfish.proofs_check.paper_000.topk.sequences.SHAPES`` — check-ins (78 states, 12
 countries, 150 users each, test sequences of at most 40 entries) and activities (11 states, 4 age
 bands, 8 held-out participants of at most 240 epochs), K = 3, all six ε_puffer.  A "trial" of one
 mechanism = one release and scoring per group and ε.  Baseline, measured in the same run: scoring
@@ -20,12 +20,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.priors_fit import fit_chain  # noqa: E402
-from models.sequences import SHAPES, generate  # noqa: E402
-from verify.chain_influence import stationary_chain_curve_bounds  # noqa: E402
-from verify.experiment import build_setup  # noqa: E402
-from verify.topk import EPSILONS, MECHANISMS, calibrate_all, release  # noqa: E402
-from verify.topk_metrics import metric_vector, true_ranking  # noqa: E402
+from pufferfish.proofs_check.paper_000.topk.prior_fit import fit_chain  # noqa: E402
+from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate  # noqa: E402
+from pufferfish.verify.influence.chains import stationary_chain_curve_bounds  # noqa: E402
+from pufferfish.proofs_check.paper_000.topk.experiment import build_setup  # noqa: E402
+from pufferfish.proofs_check.paper_000.topk.mechanisms import EPSILONS, MECHANISMS, calibrate_all, release  # noqa: E402
+from pufferfish.proofs_check.paper_000.topk.metrics import metric_vector, true_ranking  # noqa: E402
 
 
 def timed(function):

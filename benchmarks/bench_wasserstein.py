@@ -1,5 +1,5 @@
-"""Benchmark: exact W∞ and the certified Laplace-mixture supremum (verify.wasserstein,
-verify.laplace_mixture; ``002_e1f2e9a9937b8cda.txt`` §3).
+"""Benchmark: exact W∞ and the certified Laplace-mixture supremum (pufferfish.verify.transport.wasserstein,
+pufferfish.verify.transport.laplace_level; ``002_e1f2e9a9937b8cda.txt`` §3).
 
 Run as ``.venv/bin/python benchmarks/bench_wasserstein.py`` from the repository root (never run by
 CI).  Options: ``--sizes 10,40,120`` (atoms per distribution), ``--repeats R`` (best of R),
@@ -35,8 +35,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 import numpy as np  # noqa: E402
 from scipy.optimize import linprog  # noqa: E402
 
-from verify.laplace_mixture import laplace_mixture_sup_ratio  # noqa: E402
-from verify.wasserstein import w_infinity, w_infinity_by_max_flow  # noqa: E402
+from pufferfish.verify.transport.laplace_level import laplace_mixture_sup_ratio  # noqa: E402
+from pufferfish.verify.transport.wasserstein import w_infinity, w_infinity_by_max_flow  # noqa: E402
 
 
 def distribution(rng: random.Random, n: int) -> dict[Fraction, Fraction]:

@@ -4,18 +4,18 @@ See ``DESIGN.md`` (layout, exactness policy) and ``000_65109fe28ca61d17.txt`` §
 definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
 """
 
-from models.distribution import Distribution, product_distribution
-from models.errors import ModelError, TooLargeError, UnsupportedError
-from models.kernel import KernelTable
-from models.mechanisms import (Composition, FunctionMechanism, GeometricNoise, Mechanism,
+from pufferfish.models.distribution import Distribution, product_distribution
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
+from pufferfish.models.kernel import KernelTable
+from pufferfish.models.mechanisms import (Composition, FunctionMechanism, GeometricNoise, Mechanism,
                                PostProcessed, Query, QueryMechanism, RandomizedResponse, Repeated,
                                TableMechanism, compose, repeat, tabulate)
-from models.model import PufferfishModel
-from models.numbers import INFINITY, epsilon_str, exact, fraction_str, probability
-from models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior, Prior,
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY, epsilon_str, exact, fraction_str, probability
+from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior, Prior,
                            TablePrior, UniformPrior)
-from models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
-from models.universe import DEFAULT_MAX_DATASETS, Universe
+from pufferfish.models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
 
 __all__ = [
     "Distribution", "product_distribution", "ModelError", "TooLargeError", "UnsupportedError",

@@ -16,7 +16,7 @@ graph.  This module holds the nouns:
   MATLAB code approximates the stationary distribution by a row of ``M^100``; here it is the exact
   solution of ``π P = π, Σ π = 1``.
 * :func:`chain_from_markov_prior` — a :class:`MarkovChain` from a homogeneous
-  :class:`models.priors.MarkovPrior` read from an ordinary model file, without enumerating the
+  :class:`pufferfish.models.priors.MarkovPrior` read from an ordinary model file, without enumerating the
   ``k^T`` datasets.
 
 Complexity: variable elimination costs ``O(n · d^{w+1})`` for ``n`` nodes, domain size ``d`` and
@@ -39,10 +39,10 @@ from typing import Hashable
 
 import networkx as nx
 
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError, UnsupportedError
-from models.numbers import exact, fraction_str
-from models.priors import MarkovPrior
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
+from pufferfish.models.numbers import exact, fraction_str
+from pufferfish.models.priors import MarkovPrior
 
 Node = Hashable
 Value = Hashable

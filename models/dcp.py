@@ -8,7 +8,7 @@ graph whose edges are the pairs.  Every pair is checked in both directions (equa
 the supremum over ``Q``, and a metric is symmetric), and only secrets with ``P_θ(s) > 0`` are
 constrained (§II: "for any s, s' with P_θ(s) > 0 and P_θ(s') > 0").
 
-Everything is exact: the joint is a :class:`~models.distribution.Distribution` over ``(s, x)``
+Everything is exact: the joint is a :class:`~pufferfish.models.distribution.Distribution` over ``(s, x)``
 pairs, each mechanism row a :class:`Distribution` over outputs.  The randomized mapping ``G`` of
 the paper is implicit: ``Pr[G(x) = s] = P_θ(s | x)``.
 
@@ -27,8 +27,8 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from models.distribution import Distribution
-from models.errors import ModelError, join_path
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, join_path
 
 SecretLabel = Hashable
 DatasetLabel = Hashable

@@ -12,8 +12,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from itertools import product as cartesian
 
-from models.errors import ModelError, join_path
-from models.numbers import exact, fraction_str
+from pufferfish.models.errors import ModelError, join_path
+from pufferfish.models.numbers import exact, fraction_str
 
 Outcome = Hashable
 

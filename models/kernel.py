@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from models.errors import TooLargeError
-from models.mechanisms import Mechanism, Output
-from models.universe import Dataset
+from pufferfish.models.errors import TooLargeError
+from pufferfish.models.mechanisms import Mechanism, Output
+from pufferfish.models.universe import Dataset
 
 DEFAULT_MAX_OUTPUTS = 10**6
 

@@ -23,10 +23,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 
-from models.distribution import Distribution, product_distribution
-from models.errors import ModelError
-from models.numbers import fraction_str
-from models.universe import Dataset, Universe
+from pufferfish.models.distribution import Distribution, product_distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import fraction_str
+from pufferfish.models.universe import Dataset, Universe
 
 Output = Hashable
 

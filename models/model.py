@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.errors import ModelError
-from models.mechanisms import Mechanism
-from models.priors import IntervalFamily, Prior, PriorLike
-from models.secrets import Secret, SecretPair
-from models.universe import DEFAULT_MAX_DATASETS, Universe
+from pufferfish.models.errors import ModelError
+from pufferfish.models.mechanisms import Mechanism
+from pufferfish.models.priors import IntervalFamily, Prior, PriorLike
+from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
 
 
 @dataclass

@@ -67,9 +67,9 @@ from fractions import Fraction
 from functools import reduce
 from math import gcd, lcm
 
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.numbers import exact, fraction_str, probability
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import exact, fraction_str, probability
 
 PAIR_SETS = ("ab", "a-absent", "P-absent", "PQ")
 """The four secret pair sets of §4: 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q}."""

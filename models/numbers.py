@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 from typing import Union
 
-from models.errors import ModelError
+from pufferfish.models.errors import ModelError
 
 INFINITY = math.inf
 """Sentinel for an unbounded ratio (``x / 0`` with ``x > 0``)."""

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
 
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError
-from models.numbers import fraction_str
-from models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, Value
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.numbers import fraction_str
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, Value
 
 
 class Prior(ABC):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from models.errors import ModelError, join_path
-from models.universe import Dataset, Universe, Value
+from pufferfish.models.errors import ModelError, join_path
+from pufferfish.models.universe import Dataset, Universe, Value
 
 
 @dataclass(frozen=True)

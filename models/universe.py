@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import product as cartesian
 from math import prod
 
-from models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError
 
 Value = Hashable
 Dataset = tuple

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.errors import ModelError
+from pufferfish.models.errors import ModelError
 
 
 @dataclass(frozen=True)
@@ -113,10 +113,10 @@ def claims_for(paper: str | None = None, claim_id: str | None = None) -> list[Cl
 def counterexample_dict(model: Any, description: str) -> dict:
     """A counterexample as a model dict (a valid model file) whose description says what failed.
 
-    Uses :func:`models.modelfile.model_to_dict`, imported here so the registry loads without it.
+    Uses :func:`pufferfish.models.files.pufferfish_file.model_to_dict`, imported here so the registry loads without it.
     """
     try:
-        from models.modelfile import model_to_dict
+        from pufferfish.models.files.pufferfish_file import model_to_dict
     except ImportError:  # pragma: no cover - the writer is part of the toolkit
         return {"description": description, "model_file": None}
     data = model_to_dict(model)
@@ -140,4 +140,4 @@ def violation(claim_id: str, paper: str, instance: Instance, detail: str, model:
 
 def _load_papers() -> None:
     """Import the paper modules so their claims are registered (idempotent)."""
-    import proofs_check  # noqa: F401  (its __init__ imports every paper module)
+    import pufferfish.proofs_check  # noqa: F401  (its __init__ imports every paper module)

@@ -5,7 +5,7 @@ of instances tried, how many violated the statement, how many checks raised an e
 never counted as a pass), and the first violation with its counterexample model.  A report
 ``holds`` when no instance violated any claim and no check failed to run.
 
->>> from proofs_check.registry import claims_for          # doctest: +SKIP
+>>> from pufferfish.proofs_check.registry import claims_for          # doctest: +SKIP
 >>> run_claims(claims_for(paper="000")).holds               # doctest: +SKIP
 True
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from proofs_check.registry import Claim, ClaimOutcome
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome
 
 MAX_LISTED_VIOLATIONS = 5
 """How many violated instances a claim result lists by label (all are counted)."""

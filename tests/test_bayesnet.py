@@ -12,12 +12,12 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.bayesnet import (BayesNet, MarkovChain, chain_from_markov_prior, reversible_chain,
+from pufferfish.models.bayesnet import (BayesNet, MarkovChain, chain_from_markov_prior, reversible_chain,
                              solve_stationary)
-from models.bayesnet_file import load_bayesnet, parse_bayesnet
-from models.errors import ModelError, UnsupportedError
-from models.modelfile import load_model
-from proofs_check.paper_002.quilts import random_network, vstructure_family
+from pufferfish.models.files.bayesnet_file import load_bayesnet, parse_bayesnet
+from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.files.pufferfish_file import load_model
+from pufferfish.proofs_check.paper_002.quilts import random_network, vstructure_family
 
 
 @settings(max_examples=15, deadline=None)
@@ -80,8 +80,8 @@ def test_chain_from_model_file_does_not_enumerate():
 
 
 def test_inhomogeneous_chain_is_refused():
-    from models.distribution import Distribution
-    from models.priors import MarkovPrior
+    from pufferfish.models.distribution import Distribution
+    from pufferfish.models.priors import MarkovPrior
     d = Distribution({0: "1/2", 1: "1/2"})
     k1 = {0: Distribution({0: 1}), 1: Distribution({1: 1})}
     k2 = {0: d, 1: d}

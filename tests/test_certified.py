@@ -13,9 +13,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from models.errors import ModelError
-from models.numbers import INFINITY
-from verify.certified import Budget, compare_ratio, log_bounds, parse_budget
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import INFINITY
+from pufferfish.verify.numerics.certified import Budget, compare_ratio, log_bounds, parse_budget
 
 F = Fraction
 

@@ -10,13 +10,13 @@ import json
 
 import pytest
 
-from models.collapse import parity_example
-from models.errors import ModelError
-from proofs_check.paper_000.collapse import theorem1_instances, theorem2_instances, theorem3_instances
-from proofs_check.registry import (Claim, ClaimOutcome, Instance, all_claims, claims_for,
+from pufferfish.proofs_check.paper_000.collapse_examples import parity_example
+from pufferfish.models.errors import ModelError
+from pufferfish.proofs_check.paper_000.collapse import theorem1_instances, theorem2_instances, theorem3_instances
+from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, all_claims, claims_for,
                                    counterexample_dict, register)
-from proofs_check.runner import run_claims
-from verify.expected_runs import dataset_classes, expected_runs_to_reveal
+from pufferfish.proofs_check.runner import run_claims
+from pufferfish.verify.privacy.expected_runs import dataset_classes, expected_runs_to_reveal
 
 PAPER = "000_65109fe28ca61d17.txt"
 EXPECTED_IDS = {
@@ -108,7 +108,7 @@ def test_a_false_claim_is_reported_violated_with_a_counterexample():
     assert result.first_violation.startswith("n=3: expected runs 3, not 2")
     counterexample = result.first_counterexample
     assert counterexample["pufferfish_model"] == 1
-    modelfile = pytest.importorskip("models.modelfile")
+    modelfile = pytest.importorskip("pufferfish.models.files.pufferfish_file")
     model = modelfile.parse_model(json.loads(json.dumps(counterexample)))
     assert model.universe.size == 8
     assert "VIOLATED" in report.explain()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.cli import QUICKSTART, main
+from pufferfish.cli.main import QUICKSTART, main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -121,7 +121,7 @@ def test_influence_figures_are_written(capsys, tmp_path):
 
 
 def test_every_subcommand_has_help(capsys):
-    from verify.cli import build_parser
+    from pufferfish.cli.main import build_parser
 
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices

@@ -16,21 +16,21 @@ from fractions import Fraction
 
 import pytest
 
-from models.collapse import (interval_example, interval_member_prior, interval_parameters,
+from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, interval_parameters,
                              parity_example, resample_bits_example, resample_example)
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.mechanisms import repeat
-from models.numbers import INFINITY
-from models.priors import TablePrior, UniformPrior
-from models.secrets import Secret
-from models.universe import Universe
-from verify.collapse import (collapse_report, theorem1_bound, theorem1_expected_runs,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.mechanisms import repeat
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.priors import TablePrior, UniformPrior
+from pufferfish.models.secrets import Secret
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.paper_000.collapse_report import (collapse_report, theorem1_bound, theorem1_expected_runs,
                              theorem3_literal_ratio, theorem3_ratio, theorem3_ratios)
-from verify.expected_runs import (dataset_classes, expected_runs_to_reveal,
+from pufferfish.verify.privacy.expected_runs import (dataset_classes, expected_runs_to_reveal,
                                   monte_carlo_runs_to_reveal, pair_classes)
-from verify.leakage import leakage
-from verify.pufferfish import pufferfish_level
+from pufferfish.verify.privacy.leakage import leakage
+from pufferfish.verify.privacy.pufferfish import pufferfish_level
 
 F = Fraction
 
@@ -280,7 +280,7 @@ def test_expected_runs_agree_with_monte_carlo(kind, params, target):
     lambda: parity_example(3), lambda: interval_example(), lambda: resample_bits_example(2),
 ])
 def test_collapse_models_write_and_read_back(model_factory):
-    modelfile = pytest.importorskip("models.modelfile")
+    modelfile = pytest.importorskip("pufferfish.models.files.pufferfish_file")
     model = model_factory()
     again = modelfile.parse_model(json.loads(json.dumps(modelfile.model_to_dict(model))))
     for m in (model, again):

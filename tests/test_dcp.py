@@ -13,19 +13,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.dcp import DCPModel
-from models.dcp_file import dcp_model_to_dict, dump_dcp_model, load_dcp_model, parse_dcp_model
-from models.distribution import Distribution, product_distribution
-from models.errors import ModelError
-from models.numbers import INFINITY
-from verify.dcp import (dcp_check, dcp_delta, dcp_level, effective_mechanism, hockey_stick,
+from pufferfish.models.dcp import DCPModel
+from pufferfish.models.files.dcp_file import dcp_model_to_dict, dump_dcp_model, load_dcp_model, parse_dcp_model
+from pufferfish.models.distribution import Distribution, product_distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import INFINITY
+from pufferfish.verify.dcp.levels import (dcp_check, dcp_delta, dcp_level, effective_mechanism, hockey_stick,
                         hockey_stick_ratio, least_ratio, privacy_loss_distribution,
                         same_privacy_profile, tradeoff_compare, tradeoff_curve)
-from verify.dcp_composition import (composition_audit, cross_entropy_gap, dependence_term,
+from pufferfish.verify.dcp.composition import (composition_audit, cross_entropy_gap, dependence_term,
                                     extremal_pair, invertibility, optimal_composition_delta,
                                     optimal_composition_ratio, product_of_effective, reduction,
                                     true_joint)
-from verify.inverse_composition import (epsilon_of_tau, in_pi, lemma7_check, least_tau,
+from pufferfish.verify.dcp.inverse import (epsilon_of_tau, in_pi, lemma7_check, least_tau,
                                         pi_nonempty, posterior, task1, task2)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -274,8 +274,8 @@ def test_model_file_errors_carry_json_paths(patch, path):
 # ---- command line and claims -----------------------------------------------------------------
 
 def _run(argv, capsys):
-    from verify.cli import _Parser, _common
-    from verify import dcp_command
+    from pufferfish.cli.main import _Parser, _common
+    from pufferfish.cli import dcp as dcp_command
     parser = _Parser(prog="pufferfish")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     dcp_command.add_parser(sub, _common)
@@ -304,9 +304,9 @@ def test_cli_dcp_design(capsys):
 
 
 def test_claims_of_paper_004_run_and_report_honestly():
-    from proofs_check.registry import claims_for
-    from proofs_check.runner import run_claims
-    import proofs_check.paper_004  # noqa: F401
+    from pufferfish.proofs_check.registry import claims_for
+    from pufferfish.proofs_check.runner import run_claims
+    import pufferfish.proofs_check.paper_004  # noqa: F401
     report = {r.claim.id: r for r in run_claims(claims_for(paper="004")).results}
     assert all(r.errors == 0 and r.instances > 0 for r in report.values())
     for holds in ("004.thm1.i", "004.thm1.ii", "004.thm3.i", "004.prop1.invertible",
@@ -321,9 +321,9 @@ def test_claims_of_paper_004_run_and_report_honestly():
 
 def test_pufferfish_reduction_matches_the_pufferfish_audit():
     """App. C.3: S = G(X) makes (ε, 0)-DCP the Pufferfish level of the reduced model."""
-    from models.dcp import DCPModel
-    from models.errors import ModelError
-    from verify.dcp_composition import as_pufferfish_model, pufferfish_cross_check
+    from pufferfish.models.dcp import DCPModel
+    from pufferfish.models.errors import ModelError
+    from pufferfish.verify.dcp.composition import as_pufferfish_model, pufferfish_cross_check
 
     model = DCPModel.build({"s0": {"a": "1/4", "b": "1/4"}, "s1": {"c": "1/2"}}, "all",
                            {"m": {"a": {"y": "1/2", "n": "1/2"}, "b": {"y": "1/4", "n": "3/4"},

@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from models.distribution import Distribution, product_distribution
-from models.errors import ModelError
+from pufferfish.models.distribution import Distribution, product_distribution
+from pufferfish.models.errors import ModelError
 
 F = Fraction
 

@@ -10,14 +10,14 @@ from fractions import Fraction
 
 import pytest
 
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError
-from models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
                                TableMechanism)
-from models.numbers import INFINITY
-from models.universe import Universe, hamming
-from verify.certified import parse_budget
-from verify.dp import dp_level, neighbours, parse_relation
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.universe import Universe, hamming
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.privacy.dp import dp_level, neighbours, parse_relation
 
 F = Fraction
 

@@ -14,13 +14,13 @@ from fractions import Fraction
 
 import pytest
 
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError
-from models.mechanisms import FunctionMechanism, Query, QueryMechanism, TableMechanism
-from models.numbers import INFINITY
-from models.secrets import Secret, SecretPair
-from models.universe import Universe
-from verify.expected_runs import (dataset_classes, expected_runs_to_reveal,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.mechanisms import FunctionMechanism, Query, QueryMechanism, TableMechanism
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.models.universe import Universe
+from pufferfish.verify.privacy.expected_runs import (dataset_classes, expected_runs_to_reveal,
                                   monte_carlo_runs_to_reveal, pair_classes)
 
 F = Fraction

@@ -1,4 +1,4 @@
-"""Tests of verify.influence, verify.chain_influence and the influence CLI
+"""Tests of pufferfish.verify.influence.curves, pufferfish.verify.influence.chains and the influence CLI
 (000_65109fe28ca61d17.txt §6.1 Definition 6, §6.2 Definition 7, §6.3 Example 6.1)."""
 
 import argparse
@@ -9,14 +9,14 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.errors import ModelError, UnsupportedError
-from models.modelfile import load_model, parse_model
-from models.numbers import INFINITY
-from proofs_check.paper_000.influence import theorem8_ratio
-from verify.chain_influence import chain_influence_curve
-from verify.influence import influence_curve, leakage_through, max_influence
-from verify.influence_command import add_parser, parse_curve
-from verify.influence_plots import binary_chain_model
+from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.files.pufferfish_file import load_model, parse_model
+from pufferfish.models.numbers import INFINITY
+from pufferfish.proofs_check.paper_000.influence import theorem8_ratio
+from pufferfish.verify.influence.chains import chain_influence_curve
+from pufferfish.verify.influence.curves import influence_curve, leakage_through, max_influence
+from pufferfish.cli.influence import add_parser, parse_curve
+from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 
 
 def chain_model(n, initial, transition, k=2, extra=None):
@@ -147,7 +147,7 @@ def test_curve_is_non_increasing_and_ends_at_zero(p, q, n):
 
 def _run(argv):
     parser = argparse.ArgumentParser()
-    from verify.cli import _common
+    from pufferfish.cli.main import _common
     sub = parser.add_subparsers()
     add_parser(sub, _common)
     args = parser.parse_args(argv)

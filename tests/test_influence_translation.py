@@ -1,4 +1,4 @@
-"""Tests of verify.translation (000_65109fe28ca61d17.txt §6.2, Theorems 6–7), the Pufferfish
+"""Tests of pufferfish.verify.influence.translation (000_65109fe28ca61d17.txt §6.2, Theorems 6–7), the Pufferfish
 mechanisms (Appendix B, Algorithms 1–2; §7.1.3 top-K), Example 6.2 / Theorem 9 and the plots."""
 
 from fractions import Fraction as F
@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.errors import ModelError
-from models.numbers import INFINITY
-from verify.translation import (CurvePoint, LogValue, composition_bound, epsilon_dp_for,
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import INFINITY
+from pufferfish.verify.influence.translation import (CurvePoint, LogValue, composition_bound, epsilon_dp_for,
                                 epsilon_puffer_for)
-from verify.pufferfish_mechanisms import pufferfish_exponential, pufferfish_laplace
+from pufferfish.verify.influence.mechanisms import pufferfish_exponential, pufferfish_laplace
 
 CURVE = [CurvePoint(0, LogValue.log(INFINITY)), CurvePoint(1, LogValue.log(F(64))),
          CurvePoint(4, LogValue.log(F(8))), CurvePoint(7, LogValue.log(F(1)))]
@@ -105,7 +105,7 @@ def test_exponential_top_k_without_replacement():
 def test_gaussian_theorem9_structure_small():
     """Example 6.2 (numerical): a*(b) non-increasing from inf to 0; the farthest set is optimal at
     the centre for n = 4, b = 2 (up to tie-break), by direct search."""
-    from verify.gaussian_influence import (GaussianSetting, direct_search, farthest_low_sets,
+    from pufferfish.verify.influence.gaussian import (GaussianSetting, direct_search, farthest_low_sets,
                                            gaussian_curve, leakage_through)
     s = GaussianSetting(4, F(1))
     curve = gaussian_curve(s, grid=41)
@@ -119,7 +119,7 @@ def test_gaussian_theorem9_structure_small():
 
 
 def test_figures_render(tmp_path):
-    from verify.influence_plots import figure_2a, figure_2b
+    from pufferfish.proofs_check.paper_000.figures import figure_2a, figure_2b
     data = figure_2a(str(tmp_path / "a.png"), length=21, max_b=8)
     assert data["p=4/5,q=4/5"][0] == "inf"
     data = figure_2b(str(tmp_path / "b.svg"), n=5, ells=[F(1, 2), F(2)], grid=21)
@@ -129,8 +129,8 @@ def test_figures_render(tmp_path):
 
 def test_claims_theorems_6_7_hold_and_theorem8_regimes():
     """The registered claims run; Theorem 8 holds for λ >= 0 (positive/no correlation)."""
-    from proofs_check.paper_000 import influence as claims
-    from proofs_check.registry import Instance
+    from pufferfish.proofs_check.paper_000 import influence as claims
+    from pufferfish.proofs_check.registry import Instance
     for inst in list(claims._translation_instances())[:3]:
         assert claims._check_theorem6(inst).holds
     for p, q in ((F(4, 5), F(9, 10)), (F(1, 2), F(1, 2)), (F(2, 3), F(1, 3))):

@@ -1,4 +1,4 @@
-"""Tests of verify.laplace_mixture: exact privacy of Laplace-noise mechanisms.
+"""Tests of pufferfish.verify.transport.laplace_level: exact privacy of Laplace-noise mechanisms.
 
 Known answers: two point masses (sup = e^{Δ/σ}); Appendix A.3 of 002_e1f2e9a9937b8cda.txt
 (ratio (1−δ) + δ e^{Δ/α} at w = Δ).  Cross-checks against dense numerical evaluation of the ratio
@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import integrate
 
-from models.errors import ModelError, UnsupportedError
-from models.mechanisms import Query
-from verify.certified import parse_budget
-from verify.laplace_mixture import (laplace_mixture_hockey_stick, laplace_mixture_sup_ratio,
+from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.mechanisms import Query
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.transport.laplace_level import (laplace_mixture_hockey_stick, laplace_mixture_sup_ratio,
                                     laplace_pufferfish_level)
-from verify.wasserstein import flu_conditionals, flu_model
+from pufferfish.verify.transport.wasserstein import flu_conditionals, flu_model
 
 
 def density(measure, scale, w):

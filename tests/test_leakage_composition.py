@@ -11,18 +11,18 @@ from fractions import Fraction
 
 import pytest
 
-from models.distribution import Distribution
-from models.mechanisms import (FunctionMechanism, PostProcessed, Query, QueryMechanism,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.mechanisms import (FunctionMechanism, PostProcessed, Query, QueryMechanism,
                                RandomizedResponse, TableMechanism)
-from models.model import PufferfishModel
-from models.numbers import INFINITY
-from models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
                            TablePrior, UniformPrior)
-from models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
-from models.universe import Universe
-from verify.certified import parse_budget
-from verify.composition import composition_audit, product_of_ratios, repeat_audit
-from verify.leakage import leakage
+from pufferfish.models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.privacy.composition import composition_audit, product_of_ratios, repeat_audit
+from pufferfish.verify.privacy.leakage import leakage
 
 F = Fraction
 FAIR = Distribution({0: "1/2", 1: "1/2"})

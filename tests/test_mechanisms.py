@@ -11,13 +11,13 @@ from fractions import Fraction
 
 import pytest
 
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.kernel import KernelTable, integer_weights
-from models.mechanisms import (FunctionMechanism, GeometricNoise, PostProcessed, Query,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.kernel import KernelTable, integer_weights
+from pufferfish.models.mechanisms import (FunctionMechanism, GeometricNoise, PostProcessed, Query,
                                QueryMechanism, RandomizedResponse, TableMechanism, compose,
                                repeat, tabulate)
-from models.universe import Universe
+from pufferfish.models.universe import Universe
 
 F = Fraction
 
@@ -287,7 +287,7 @@ def test_integer_weights():
 
 
 def test_kernel_table_refuses_too_many_outputs():
-    from models.errors import TooLargeError
+    from pufferfish.models.errors import TooLargeError
     u = bits(3)
     identity = QueryMechanism("id", u, Query("identity", u))
     with pytest.raises(TooLargeError, match="more than 4 outputs"):

@@ -15,15 +15,15 @@ from fractions import Fraction as F
 
 import pytest
 
-from models.bayesnet import BayesNetFamily, MarkovChain
-from verify.certified import parse_budget
-from verify.mqm import (ChainFamily, chain_family_parameters, chain_influence_exact,
+from pufferfish.models.bayesnet import BayesNetFamily, MarkovChain
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.quilts.mqm import (ChainFamily, chain_family_parameters, chain_influence_exact,
                         exact_score, family_influence_exact, gk16_gamma_ratio, gk16_noise,
                         interval_family, interval_parameters, max_influence, mqm_bayesnet,
                         mqm_chain_approx, mqm_chain_exact, mqm_chain_exact_basic,
                         mqm_sigma_numerical)
-from verify.quilts import ChainQuilt, chain_quilts
-from proofs_check.paper_002.quilts import random_reversible, vstructure_family
+from pufferfish.verify.quilts.markov_quilts import ChainQuilt, chain_quilts
+from pufferfish.proofs_check.paper_002.quilts import random_reversible, vstructure_family
 
 CHAINS = [MarkovChain.binary("4/5", "3/5", 6, ["1/3", "2/3"]),
           MarkovChain.binary("1/10", "1/10", 6, ["1", "0"]),
@@ -161,8 +161,8 @@ def test_gk16_baseline_appendix_b10():
 # ------------------------------------------------------------------------------------------------
 
 def _run(argv, capsys):
-    from verify import quilts_command
-    from verify.cli import _common
+    from pufferfish.cli import quilts as quilts_command
+    from pufferfish.cli.main import _common
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
     quilts_command.add_parser(sub, _common)
@@ -190,7 +190,7 @@ def test_cli_mqm_chain_methods(capsys):
 
 
 def test_cli_bad_input_is_a_model_error(capsys):
-    from models.errors import ModelError
+    from pufferfish.models.errors import ModelError
     with pytest.raises(ModelError, match="--epsilon"):
         _run(["mqm", "examples/chain_binary_T100.json", "--epsilon", "0"], capsys)
     with pytest.raises(ModelError, match="chain 1..100"):
@@ -198,7 +198,7 @@ def test_cli_bad_input_is_a_model_error(capsys):
 
 
 def test_cli_figures_small(tmp_path, capsys, monkeypatch):
-    import verify.quilt_figures as figs
+    import pufferfish.proofs_check.paper_002.figures as figs
     from fractions import Fraction
     original = figs.figure1_data
     monkeypatch.setattr(figs, "figure1_data", lambda **kw: original(
@@ -218,7 +218,7 @@ EXPECTED = {
     "002.lemB6": "holds", "002.lemB7": "holds", "002.claimB10.fast_le_basic": "holds",
     "002.claimB11.fast_private": "holds", "002.thm4.4.utility": "holds",
     "002.thm4.3.private": "holds",
-    # disagreements found (see the module docstring of proofs_check.paper_002.quilts)
+    # disagreements found (see the module docstring of pufferfish.proofs_check.paper_002.quilts)
     "002.claimB11.exact_influence": "violated", "002.alg4.literal_finite": "violated",
     "002.B10.gamma_formula": "violated",
 }
@@ -226,9 +226,9 @@ EXPECTED = {
 
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
 def test_claims_of_section_4(claim_id):
-    import proofs_check.paper_002.quilts  # noqa: F401  (registers the claims)
-    from proofs_check.registry import all_claims
-    from proofs_check.runner import run_claim
+    import pufferfish.proofs_check.paper_002.quilts  # noqa: F401  (registers the claims)
+    from pufferfish.proofs_check.registry import all_claims
+    from pufferfish.proofs_check.runner import run_claim
     claim = next(c for c in all_claims() if c.id == claim_id)
     result = run_claim(claim)
     assert result.errors == 0, result.first_error

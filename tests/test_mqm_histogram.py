@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.bayesnet import MarkovChain
-from models.errors import ModelError
-from verify.mqm import (ChainFamily, chain_family_parameters, eigengap_interval,
+from pufferfish.models.bayesnet import MarkovChain
+from pufferfish.models.errors import ModelError
+from pufferfish.verify.quilts.mqm import (ChainFamily, chain_family_parameters, eigengap_interval,
                         expected_max_abs_laplace, harmonic_number, histogram_mechanism,
                         state_histogram)
-from verify.quilt_figures import figure4_data, generate_reversible_chain, make_figure4, sample_chains
+from pufferfish.proofs_check.paper_002.figures import figure4_data, generate_reversible_chain, make_figure4, sample_chains
 
 
 # ------------------------------------------------------------------------------------------------
@@ -161,13 +161,13 @@ def test_sampler_matches_the_chain():
 # ------------------------------------------------------------------------------------------------
 
 def _claim(claim_id):
-    import proofs_check.paper_002.quilts  # noqa: F401  (registers the claims)
-    from proofs_check.registry import all_claims
+    import pufferfish.proofs_check.paper_002.quilts  # noqa: F401  (registers the claims)
+    from pufferfish.proofs_check.registry import all_claims
     return next(c for c in all_claims() if c.id == claim_id)
 
 
 def test_theorem_b9_claims():
-    from proofs_check.runner import run_claim
+    from pufferfish.proofs_check.runner import run_claim
     result = run_claim(_claim("002.thmB9.consistency"))
     assert result.errors == 0, result.first_error
     assert result.status == "holds" and result.instances >= 30
@@ -183,7 +183,7 @@ def test_theorem_b9_check_on_a_small_instance_and_it_can_fail(monkeypatch):
     assert outcome.holds and "C = 4a" in outcome.detail
     # the group-DP noise σ = T/ε (Appendix A.2.1) grows with T: the check must reject it
     import dataclasses
-    from proofs_check.paper_002 import quilts as claims
+    from pufferfish.proofs_check.paper_002 import quilts as claims
     original = claims.histogram_mechanism
 
     def group_dp(length, epsilon, **kw):
@@ -221,8 +221,8 @@ def test_figure4_data_tiny():
 
 
 def test_figure4_png_and_cli(tmp_path, capsys):
-    from verify import quilts_command
-    from verify.cli import _common
+    from pufferfish.cli import quilts as quilts_command
+    from pufferfish.cli.main import _common
     parser = argparse.ArgumentParser()
     quilts_command.add_parser(parser.add_subparsers(), _common)
     args = parser.parse_args(["mqm-figures", "--out", str(tmp_path), "--figure", "4",

@@ -1,4 +1,4 @@
-"""Tests of models.multiuser and models.multiuser_file (001_3a97785a86d61e37.txt §3, Table 1,
+"""Tests of pufferfish.models.multiuser and pufferfish.models.files.multiuser_file (001_3a97785a86d61e37.txt §3, Table 1,
 equations (7)–(9), §4 pair sets; Tables 2–3)."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.multiuser import (MultiUserModel, User, UserSecret, bernoulli, conditional,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.multiuser import (MultiUserModel, User, UserSecret, bernoulli, conditional,
                               naive_sum_distribution, others_sum, paper_bernoulli_model,
                               paper_distribution_model, paper_table2_users, paper_table3,
                               paper_value_model, sum_distribution)
-from models.multiuser_file import (dump_multiuser_model, load_multiuser_model,
+from pufferfish.models.files.multiuser_file import (dump_multiuser_model, load_multiuser_model,
                                    multiuser_model_to_dict, parse_multiuser_model)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

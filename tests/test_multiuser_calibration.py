@@ -1,4 +1,4 @@
-"""Tests of verify.multiuser_calibration and the ``multiuser`` subcommand
+"""Tests of pufferfish.verify.multiuser.calibration and the ``multiuser`` subcommand
 (001_3a97785a86d61e37.txt §2 Proposition 1, §4 Theorems 1–4, Lemmas 1–2, equations (13)–(21),
 Figures 1–4 and 6–8; Appendix A Proposition 2)."""
 
@@ -12,13 +12,13 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from models.errors import ModelError, UnsupportedError
-from models.multiuser import (bernoulli, paper_bernoulli_model,
+from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.multiuser import (bernoulli, paper_bernoulli_model,
                               paper_distribution_model, paper_table3, paper_value_model)
-from verify import multiuser_command
-from verify.certified import parse_budget
-from verify.cli import _Parser, _common
-from verify.multiuser_calibration import (calibrate, check_theta, eq13_polynomial,
+from pufferfish.cli import multiuser as multiuser_command
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.cli.main import _Parser, _common
+from pufferfish.verify.multiuser.calibration import (calibrate, check_theta, eq13_polynomial,
                                           eq13_theta, eq15_theta, exp_sum_sign, lemma2_psi_min,
                                           lemma2_theta, level_at, minimal_theta, pair_conditionals,
                                           relaxed_condition)
@@ -100,12 +100,12 @@ def test_eq15_equals_eq13_for_bernoulli():
 def test_eq13_polynomial_form():
     """(13) as a polynomial in z = e^{1/(Lθ)} (L = 2 for half-integer values)."""
     assert eq13_polynomial(paper_table3()[0]) == (1, {1: Q(2, 5), 2: Q(1, 10), 4: Q(1, 10), 5: Q(2, 5)})
-    from models.distribution import Distribution
+    from pufferfish.models.distribution import Distribution
     assert eq13_polynomial(Distribution({Q(-1, 2): Q(1, 2), Q(3, 2): Q(1, 2)})) == (2, {1: Q(1, 2), 3: Q(1, 2)})
 
 
 def test_lemma2_psi_ignores_points_where_the_denominator_vanishes():
-    from models.distribution import Distribution
+    from pufferfish.models.distribution import Distribution
     others = Distribution({Q(0): Q(1, 4), Q(1): Q(3, 4)})
     # x = 1: r = 3; x = 2: r = 0 -> ψ_min = p/(q − p)
     assert lemma2_psi_min(Q(1, 5), Q(9, 10), others) == Q(2, 7)
@@ -179,7 +179,7 @@ def test_cli_prints_table_and_json(capsys, tmp_path):
 
 
 def test_cli_bad_pairs_and_file(tmp_path):
-    from verify.cli import UsageError
+    from pufferfish.cli.main import UsageError
     with pytest.raises(UsageError):
         _run(["multiuser", str(EXAMPLES / "multiuser_table3.json"), "--pairs", "xy", "--epsilon", "1"])
     bad = tmp_path / "bad.json"
@@ -191,9 +191,9 @@ def test_cli_bad_pairs_and_file(tmp_path):
 def test_claims_of_paper_001():
     """Every claim runs; the statements refuted on the generated instances are exactly the
     proof step of Lemma 2 (condition (20) at θ21)."""
-    from proofs_check.registry import claims_for
-    from proofs_check.runner import run_claims
-    import proofs_check.paper_001  # noqa: F401
+    from pufferfish.proofs_check.registry import claims_for
+    from pufferfish.proofs_check.runner import run_claims
+    import pufferfish.proofs_check.paper_001  # noqa: F401
     report = run_claims(claims_for(paper="001"))
     results = {r.claim.id: r for r in report.results}
     assert all(r.errors == 0 for r in results.values())

@@ -10,16 +10,16 @@ from fractions import Fraction as F
 import pytest
 from mpmath import iv
 
-from models import (Distribution, PufferfishModel, RandomizedResponse, SecretPair, TableMechanism,
+from pufferfish.models import (Distribution, PufferfishModel, RandomizedResponse, SecretPair, TableMechanism,
                     TablePrior, Universe, entry_secrets, repeat)
-from models.errors import TooLargeError
-from models.collapse import interval_example
-from models.modelfile import load_model
-from verify.certified import parse_budget
-from verify.cli import main
-from verify.nfc import nfc_programs
-from verify.nfc_attack import composition_attack, repeated_run_levels
-from verify.pufferfish import pufferfish_level
+from pufferfish.models.errors import TooLargeError
+from pufferfish.proofs_check.paper_000.collapse_examples import interval_example
+from pufferfish.models.files.pufferfish_file import load_model
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.cli.main import main
+from pufferfish.verify.nfc.programs import nfc_programs
+from pufferfish.verify.nfc.attack import composition_attack, repeated_run_levels
+from pufferfish.verify.privacy.pufferfish import pufferfish_level
 
 BITS2 = Universe.product(["x1", "x2"], [[0, 1]] * 2)
 
@@ -162,8 +162,8 @@ def test_interval_family_programs_cover_every_member_exactly():
 
 
 def test_minimal_supports_of_an_interval_family():
-    from models import IntervalBlock, IntervalFamily
-    from verify.nfc import minimal_supports
+    from pufferfish.models import IntervalBlock, IntervalFamily
+    from pufferfish.verify.nfc.programs import minimal_supports
 
     a, b, c, d = (0,), (1,), (2,), (3,)
     family = IntervalFamily("f", {"s": (IntervalBlock((a, b), F(1, 2), F(1)),

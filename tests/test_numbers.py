@@ -14,8 +14,8 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from models.errors import ModelError
-from models.numbers import (INFINITY, epsilon_float, epsilon_str, exact, fraction_str,
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import (INFINITY, epsilon_float, epsilon_str, exact, fraction_str,
                             json_number, probability, ratio)
 
 

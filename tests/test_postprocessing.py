@@ -10,11 +10,11 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models import Distribution, TableMechanism
-from models.modelfile import load_model
-from verify.certified import parse_budget
-from verify.cli import main
-from verify.postprocessing import (ConstraintSet, NfcConstraint, evaluate_constraint,
+from pufferfish.models import Distribution, TableMechanism
+from pufferfish.models.files.pufferfish_file import load_model
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.cli.main import main
+from pufferfish.verify.nfc.postprocessing import (ConstraintSet, NfcConstraint, evaluate_constraint,
                                    implied_value, invariance_report, parse_constraints,
                                    random_postprocessing_search, reduce_redundant)
 
@@ -138,8 +138,8 @@ def test_postprocess_commands(capsys, tmp_path):
 
 
 def test_theorem_5_second_part_is_reported_violated_with_counterexamples():
-    from proofs_check.registry import claims_for
-    from proofs_check.runner import run_claims
+    from pufferfish.proofs_check.registry import claims_for
+    from pufferfish.proofs_check.runner import run_claims
 
     report = run_claims(claims_for(claim_id="000.thm5.mixed_not_invariant"))
     result = report.results[0]

@@ -19,20 +19,20 @@ from fractions import Fraction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from models.distribution import Distribution
-from models.kernel import KernelTable
-from models.mechanisms import PostProcessed, TableMechanism, compose
-from models.model import PufferfishModel
-from models.numbers import INFINITY
-from models.priors import IndependentPrior, TablePrior
-from models.secrets import entry_pairs, entry_secrets
-from models.universe import Universe
-from verify.composition import product_of_ratios
-from verify.dp import dp_level
-from verify.joint import accumulate
-from verify.leakage import leakage
-from verify.pufferfish import pufferfish_level, ratio_key
-from verify.supports import prior_supports
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.kernel import KernelTable
+from pufferfish.models.mechanisms import PostProcessed, TableMechanism, compose
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.priors import IndependentPrior, TablePrior
+from pufferfish.models.secrets import entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.verify.privacy.composition import product_of_ratios
+from pufferfish.verify.privacy.dp import dp_level
+from pufferfish.verify.privacy.joint import accumulate
+from pufferfish.verify.privacy.leakage import leakage
+from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
+from pufferfish.verify.privacy.supports import prior_supports
 
 F = Fraction
 SETTINGS = settings(max_examples=40, deadline=None,

@@ -14,17 +14,17 @@ from itertools import product
 
 import pytest
 
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.mechanisms import RandomizedResponse, TableMechanism, repeat
-from models.model import PufferfishModel
-from models.numbers import INFINITY
-from models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.mechanisms import RandomizedResponse, TableMechanism, repeat
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
                            TablePrior, UniformPrior)
-from models.secrets import Secret, SecretPair
-from models.universe import Universe
-from verify.certified import parse_budget
-from verify.pufferfish import pufferfish_level
+from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.models.universe import Universe
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.privacy.pufferfish import pufferfish_level
 
 F = Fraction
 FAIR = Distribution({0: "1/2", 1: "1/2"})

@@ -10,10 +10,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from verify.quilts import (ChainQuilt, chain_quilts, check_enumeration_budget, enumerate_quilts,
+from pufferfish.verify.quilts.markov_quilts import (ChainQuilt, chain_quilts, check_enumeration_budget, enumerate_quilts,
                            path_graph, quilt_for, quilt_independence_holds)
-from models.errors import ModelError, TooLargeError
-from proofs_check.paper_002.quilts import random_network, vstructure_family
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.proofs_check.paper_002.quilts import random_network, vstructure_family
 
 VSTRUCTURE = nx.DiGraph([("A", "C"), ("B", "C"), ("C", "D"), ("B", "E")])
 
@@ -50,7 +50,7 @@ def test_quilts_satisfy_condition_2_exactly():
 
 def test_condition_2_check_can_fail():
     """A wrong partition (B declared remote given the collider C) is rejected by the CPTs."""
-    from verify.quilts import Quilt
+    from pufferfish.verify.quilts.markov_quilts import Quilt
     net = vstructure_family().members[0]
     wrong = Quilt("A", frozenset({"C"}), frozenset({"A", "E"}), frozenset({"B", "D"}))
     assert not quilt_independence_holds(net, wrong)

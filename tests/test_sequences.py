@@ -6,10 +6,10 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from models.errors import ModelError
-from models.priors_fit import (TAU, add_others_state, empirical_matrix, fit_chain, smooth,
+from pufferfish.models.errors import ModelError
+from pufferfish.proofs_check.paper_000.topk.prior_fit import (TAU, add_others_state, empirical_matrix, fit_chain, smooth,
                                transition_counts)
-from models.sequences import SHAPES, generate, generate_with_truth, sample_chains
+from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate, generate_with_truth, sample_chains
 
 # Appendix D.2's 5×5 example: the printed rows are counts normalised (denominators 18, 14, 83,
 # 78, 318), printed with 4 decimals; the smoothed 6×6 matrix is printed with 5.

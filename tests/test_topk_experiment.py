@@ -7,10 +7,10 @@ import csv
 import numpy as np
 import pytest
 
-from models.sequences import SHAPES, generate
-from verify import experiment_command
-from verify.experiment import build_setup, run_trials, summarise, tables_text, claims_text
-from verify.topk import MECHANISMS
+from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
+from pufferfish.cli import experiment as experiment_command
+from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials, summarise, tables_text, claims_text
+from pufferfish.proofs_check.paper_000.topk.mechanisms import MECHANISMS
 
 
 @pytest.fixture(scope="module")

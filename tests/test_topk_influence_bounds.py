@@ -1,5 +1,5 @@
 """Certified float bounds on the a(b) curve of stationary chains
-(:func:`verify.chain_influence.stationary_chain_curve_bounds`) against the exact structured curve
+(:func:`pufferfish.verify.influence.chains.stationary_chain_curve_bounds`) against the exact structured curve
 (``000_65109fe28ca61d17.txt`` §6.2, Definition 7) on small chains."""
 
 from fractions import Fraction as F
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.bayesnet import MarkovChain, solve_stationary
-from models.errors import UnsupportedError
-from models.modelfile import parse_model
-from models.numbers import INFINITY
-from verify.chain_influence import chain_influence_curve, stationary_chain_curve_bounds
-from verify.translation import LogValue
+from pufferfish.models.bayesnet import MarkovChain, solve_stationary
+from pufferfish.models.errors import UnsupportedError
+from pufferfish.models.files.pufferfish_file import parse_model
+from pufferfish.models.numbers import INFINITY
+from pufferfish.verify.influence.chains import chain_influence_curve, stationary_chain_curve_bounds
+from pufferfish.verify.influence.translation import LogValue
 
 
 def _model(chains, n):

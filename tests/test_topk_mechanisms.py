@@ -5,12 +5,12 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from models.priors_fit import fit_chain
-from models.sequences import SHAPES, generate
-from verify.chain_influence import stationary_chain_curve_bounds
-from verify.topk import (EPSILONS, calibrate_all, calibrate_group_exp, calibrate_group_lap,
+from pufferfish.proofs_check.paper_000.topk.prior_fit import fit_chain
+from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
+from pufferfish.verify.influence.chains import stationary_chain_curve_bounds
+from pufferfish.proofs_check.paper_000.topk.mechanisms import (EPSILONS, calibrate_all, calibrate_group_exp, calibrate_group_lap,
                          release)
-from verify.translation import LogValue
+from pufferfish.verify.influence.translation import LogValue
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from models.errors import ModelError
-from verify.topk_metrics import (acc_at_k, evaluate, hit_rate, l1_error, majority_prediction,
+from pufferfish.models.errors import ModelError
+from pufferfish.proofs_check.paper_000.topk.metrics import (acc_at_k, evaluate, hit_rate, l1_error, majority_prediction,
                                  metric_vector, ndcg, true_ranking)
 
 COUNTS = [5, 9, 1, 7, 3]          # true ranking: 1 (9), 3 (7), 0 (5)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from models.errors import ModelError
-from models.real_data import load_capture24, load_foursquare
+from pufferfish.models.errors import ModelError
+from pufferfish.proofs_check.paper_000.topk.real_data import load_capture24, load_foursquare
 
 FIX = Path(__file__).parent / "fixtures"
 

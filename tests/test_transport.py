@@ -1,4 +1,4 @@
-"""Tests of verify.transport (001_3a97785a86d61e37.txt §2 equation (6), Proposition 1; Appendix A,
+"""Tests of pufferfish.verify.transport.kantorovich (001_3a97785a86d61e37.txt §2 equation (6), Proposition 1; Appendix A,
 Lemma 3, Example 1, Tables 4–6)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from fractions import Fraction as Q
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models.errors import ModelError, TooLargeError
-from verify.transport import (cdf_table, delta_star, delta_star_brute_force, transport_plan,
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.verify.transport.kantorovich import (cdf_table, delta_star, delta_star_brute_force, transport_plan,
                               w1_by_cdf)
-from verify.wasserstein import w_infinity
+from pufferfish.verify.transport.wasserstein import w_infinity
 
 TABLE4_I = {1: Q("0.2"), 2: Q("0.225"), 3: Q("0.5"), 4: Q("0.075"), 5: Q(0)}
 TABLE4_J = {1: Q(0), 2: Q("0.075"), 3: Q("0.5"), 4: Q("0.225"), 5: Q("0.2")}

@@ -13,12 +13,12 @@ from itertools import product
 
 import pytest
 
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError
-from models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
                            TablePrior, UniformPrior, check_prior_in_universe, markov_kernel)
-from models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
-from models.universe import Universe, hamming
+from pufferfish.models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe, hamming
 
 F = Fraction
 BIT = Distribution({0: "1/2", 1: "1/2"})
@@ -365,9 +365,9 @@ def test_interval_family_validation():
 
 def test_interval_family_built_in_code_is_checked_against_its_secrets():
     """Example 4.3 families: blocks must hold only their secret's datasets and cover them all."""
-    from models import (IntervalBlock, IntervalFamily, PufferfishModel, Secret, SecretPair,
+    from pufferfish.models import (IntervalBlock, IntervalFamily, PufferfishModel, Secret, SecretPair,
                         Universe)
-    from models.errors import ModelError
+    from pufferfish.models.errors import ModelError
     import pytest as _pytest
 
     u = Universe.product(["x"], [[0, 1, 2, 3]])

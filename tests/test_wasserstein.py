@@ -1,4 +1,4 @@
-"""Tests of verify.wasserstein (002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
+"""Tests of pufferfish.verify.transport.wasserstein (002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
 the flu example, Appendix A.4) and of the ``wasserstein`` subcommand."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.optimize import linprog
 
-from models.errors import ModelError
-from models.modelfile import load_model
-from verify.certified import parse_budget
-from verify.cli import _Parser, _common
-from verify import wasserstein_command
-from verify.wasserstein import (HalfLine, WInfinityResult, dependence_groups,
+from pufferfish.models.errors import ModelError
+from pufferfish.models.files.pufferfish_file import load_model
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.cli.main import _Parser, _common
+from pufferfish.cli import wasserstein as wasserstein_command
+from pufferfish.verify.transport.wasserstein import (HalfLine, WInfinityResult, dependence_groups,
                                 flu_all_individuals_system, flu_conditionals, flu_model,
                                 group_sensitivity, groups_mutually_independent, parse_query,
                                 trimmed_w_infinity, verify_epsilon_delta_mechanism,
@@ -239,9 +239,9 @@ def test_cli_delta_and_bad_input(capsys, tmp_path):
 
 
 def test_claims_of_paper_002_wasserstein():
-    import proofs_check.paper_002.wasserstein  # noqa: F401
-    from proofs_check.registry import claims_for
-    from proofs_check.runner import run_claims
+    import pufferfish.proofs_check.paper_002.wasserstein  # noqa: F401
+    from pufferfish.proofs_check.registry import claims_for
+    from pufferfish.proofs_check.runner import run_claims
 
     expected = {"002.thm3.2.private": "holds", "002.thm3.3.group_sensitivity": "violated",
                 "002.thm3.3.mutual": "holds", "002.flu.numbers": "holds",

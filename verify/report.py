@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from models.modelfile import write_json_atomically
+from pufferfish.models.files.pufferfish_file import write_json_atomically
 
 __all__ = ["table", "compact", "write_json_atomically", "Progress", "emit", "verdict",
            "EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED"]

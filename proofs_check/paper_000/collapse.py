@@ -1,7 +1,7 @@
 """Claims of ``000_65109fe28ca61d17.txt`` (Bai et al., *Composition for Pufferfish Privacy*), §4.
 
 Every sentence of Theorems 1–3 (privacy collapse) that can be decided on a finite instance is a
-registered :class:`~proofs_check.registry.Claim`, plus the sentences of Examples 4.1–4.3 that say
+registered :class:`~pufferfish.proofs_check.registry.Claim`, plus the sentences of Examples 4.1–4.3 that say
 two runs suffice to reveal, and the closed form the proof of Theorem 1 derives (Appendix C):
 
 =============================  ==============================================================
@@ -20,9 +20,9 @@ two runs suffice to reveal, and the closed form the proof of Theorem 1 derives (
 ``000.thm3.epsilon_tight``     observation beyond the paper: the exact level equals ε
 =============================  ==============================================================
 
-Theorem 3 writes ``log|x|``; the claims read it as ``|log x|`` (see :mod:`verify.collapse`, which
+Theorem 3 writes ``log|x|``; the claims read it as ``|log x|`` (see :mod:`pufferfish.proofs_check.paper_000.collapse_report`, which
 also reports the literal value).  The checks compute every quantity with the toolkit's exact
-algorithms (:mod:`verify.leakage`, :mod:`verify.pufferfish`, :mod:`verify.expected_runs`) and
+algorithms (:mod:`pufferfish.verify.privacy.leakage`, :mod:`pufferfish.verify.privacy.pufferfish`, :mod:`pufferfish.verify.privacy.expected_runs`) and
 compare with the paper's value; nothing is tuned for the paper to pass.
 
 Instance generators cover the parameter ranges, smallest sizes included: for Theorem 1 several
@@ -38,22 +38,22 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import product
 
-from models.collapse import (interval_example, interval_member_prior, interval_parameters,
+from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, interval_parameters,
                              parity_example, peaked_prior, resample_example, weighted_prior)
-from models.distribution import Distribution
-from models.errors import ModelError
-from models.mechanisms import repeat
-from models.model import PufferfishModel
-from models.numbers import INFINITY, epsilon_str, fraction_str
-from models.priors import IndependentPrior, Prior, UniformPrior
-from models.secrets import Secret
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from verify.collapse import (resample_parts, theorem1_bound, theorem1_expected_runs,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.mechanisms import repeat
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str
+from pufferfish.models.priors import IndependentPrior, Prior, UniformPrior
+from pufferfish.models.secrets import Secret
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.paper_000.collapse_report import (resample_parts, theorem1_bound, theorem1_expected_runs,
                              theorem3_ratio)
-from verify.expected_runs import dataset_classes, expected_runs_to_reveal, pair_classes
-from verify.leakage import leakage
-from verify.pufferfish import pufferfish_level, ratio_key
+from pufferfish.verify.privacy.expected_runs import dataset_classes, expected_runs_to_reveal, pair_classes
+from pufferfish.verify.privacy.leakage import leakage
+from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
 PAPER = "000_65109fe28ca61d17.txt"
 

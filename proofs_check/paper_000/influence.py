@@ -15,11 +15,11 @@
 =============================  ==============================================================
 
 Theorems 6–8 are checked exactly: curve values are ``log`` of exact rationals
-(:mod:`verify.influence`, :mod:`verify.chain_influence`), the mechanisms' DP levels
-(:func:`verify.dp.dp_level`, ``"entry"``) and Pufferfish levels (:func:`verify.pufferfish.pufferfish_level`,
-joint releases via :func:`models.mechanisms.compose`) are exact, and every bound is a product of
+(:mod:`pufferfish.verify.influence.curves`, :mod:`pufferfish.verify.influence.chains`), the mechanisms' DP levels
+(:func:`pufferfish.verify.privacy.dp.dp_level`, ``"entry"``) and Pufferfish levels (:func:`pufferfish.verify.privacy.pufferfish.pufferfish_level`,
+joint releases via :func:`pufferfish.models.mechanisms.compose`) are exact, and every bound is a product of
 rationals, so each comparison is one exact rational comparison.  Theorem 9 is numerical
-(:mod:`verify.gaussian_influence`): its verdicts compare grid maxima with a relative tolerance of
+(:mod:`pufferfish.verify.influence.gaussian`): its verdicts compare grid maxima with a relative tolerance of
 ``1e-6`` and say so in their detail.
 
 Instances: Theorem 8 over a grid of ``(p, q)`` covering λ = p + q − 1 > 0, = 0 and < 0, q > p,
@@ -35,20 +35,20 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
-from models.distribution import Distribution
-from models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
                                compose)
-from models.model import PufferfishModel
-from models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
-from models.priors import IndependentPrior, TablePrior
-from models.secrets import entry_pairs
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
-from verify.chain_influence import chain_influence_curve
-from verify.dp import dp_level
-from verify.influence import influence_curve
-from verify.influence_plots import binary_chain_model
-from verify.pufferfish import pufferfish_level, ratio_key
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
+from pufferfish.models.priors import IndependentPrior, TablePrior
+from pufferfish.models.secrets import entry_pairs
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from pufferfish.verify.influence.chains import chain_influence_curve
+from pufferfish.verify.privacy.dp import dp_level
+from pufferfish.verify.influence.curves import influence_curve
+from pufferfish.proofs_check.paper_000.figures import binary_chain_model
+from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
 PAPER = "000_65109fe28ca61d17.txt"
 
@@ -245,7 +245,7 @@ def _close_or_below(x: float, y: float) -> bool:
 
 
 def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
-    from verify.gaussian_influence import GaussianSetting, direct_search
+    from pufferfish.verify.influence.gaussian import GaussianSetting, direct_search
 
     setting = GaussianSetting(instance.params["n"], instance.params["ell"])
     search = direct_search(setting, instance.params["b"], grid=41)
@@ -258,7 +258,7 @@ def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
 
 
 def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
-    from verify.gaussian_influence import (GaussianSetting, direct_search, farthest_low_sets,
+    from pufferfish.verify.influence.gaussian import (GaussianSetting, direct_search, farthest_low_sets,
                                            leakage_through)
 
     setting = GaussianSetting(instance.params["n"], instance.params["ell"])

@@ -30,22 +30,22 @@ from fractions import Fraction
 
 from mpmath import iv
 
-from models.collapse import (interval_example, interval_member_prior, parity_example,
+from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, parity_example,
                              resample_bits_example)
-from models.distribution import Distribution
-from models.mechanisms import GeometricNoise, Query, QueryMechanism, RandomizedResponse, TableMechanism
-from models.model import PufferfishModel
-from models.numbers import INFINITY, epsilon_float, fraction_str
-from models.priors import MarkovPrior, TablePrior
-from models.secrets import entry_pairs, entry_secrets
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from verify.certified import Budget
-from verify.dp import dp_level
-from verify.nfc import nfc_programs
-from verify.nfc_attack import repeated_run_levels
-from verify.pufferfish import pufferfish_level
-from verify.supports import prior_supports
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.mechanisms import GeometricNoise, Query, QueryMechanism, RandomizedResponse, TableMechanism
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY, epsilon_float, fraction_str
+from pufferfish.models.priors import MarkovPrior, TablePrior
+from pufferfish.models.secrets import entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.verify.numerics.certified import Budget
+from pufferfish.verify.privacy.dp import dp_level
+from pufferfish.verify.nfc.programs import nfc_programs
+from pufferfish.verify.nfc.attack import repeated_run_levels
+from pufferfish.verify.privacy.pufferfish import pufferfish_level
+from pufferfish.verify.privacy.supports import prior_supports
 
 PAPER = "000_65109fe28ca61d17.txt"
 SECTION = "§5.1, Theorem 4"

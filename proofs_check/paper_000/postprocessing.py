@@ -11,7 +11,7 @@
                                        post-processing (§2, Definition 5 and §2.1)
 ``000.thm5.every_constraint_invariant``  observation beyond the paper: no post-processor
                                        breaks any NfC constraint (superadditivity of the
-                                       weighted geometric mean; see verify.postprocessing)
+                                       weighted geometric mean; see pufferfish.verify.nfc.postprocessing)
 =====================================  ======================================================
 
 Instances cover β with two and three nonzero entries (two is the smallest case Theorem 5 covers),
@@ -25,20 +25,20 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
-from models.distribution import Distribution
-from models.mechanisms import PostProcessed, RandomizedResponse, TableMechanism
-from models.model import PufferfishModel
-from models.priors import TablePrior
-from models.secrets import entry_pairs, entry_secrets
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
-from verify.certified import parse_budget
-from verify.dp import dp_level
-from verify.nfc import nfc_programs
-from verify.postprocessing import (ConstraintSet, NfcConstraint, counterexample_model,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.mechanisms import PostProcessed, RandomizedResponse, TableMechanism
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.priors import TablePrior
+from pufferfish.models.secrets import entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.privacy.dp import dp_level
+from pufferfish.verify.nfc.programs import nfc_programs
+from pufferfish.verify.nfc.postprocessing import (ConstraintSet, NfcConstraint, counterexample_model,
                                    evaluate_constraint, invariance_report,
                                    random_postprocessing_search, reduce_redundant)
-from verify.pufferfish import pufferfish_level, ratio_key
+from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
 PAPER = "000_65109fe28ca61d17.txt"
 

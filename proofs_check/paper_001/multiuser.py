@@ -1,11 +1,11 @@
 """Claims of ``001_3a97785a86d61e37.txt`` §2–4 and Appendix A, checked with
-:mod:`models.multiuser`, :mod:`verify.transport` and :mod:`verify.multiuser_calibration`.
+:mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.transport.kantorovich` and :mod:`pufferfish.verify.multiuser.calibration`.
 
 ================================  ==============================================================
 ``001.prop1.kantorovich``         Proposition 1: θ = (largest transported distance)/ε attains ε
 ``001.prop2.delta_star``          Proposition 2: θ = sup Δ*/ε (lattice) attains ε
 ``001.lemma3.lattice``            Lemma 3: sup Δ* = largest transported distance (on the lattice
-                                  of the support; see :mod:`verify.transport`)
+                                  of the support; see :mod:`pufferfish.verify.transport.kantorovich`)
 ``001.appA1.shift``               Appendix A.1: the largest transported distance is |a − b| for
                                   (s_a, s_b) and |a| for (s_a, s_⊥)
 ``001.thm1.values``               Theorem 1: θ = max|a − b|/ε attains ε on 𝕊_{a,b}
@@ -29,7 +29,7 @@ rational), presence ζ ∈ {1, 1/2, 1/3} for the others and ζ_i ∈ {1, 2/3} fo
 says), both readings of the other users' absence, user distributions with zero-mass values inside
 their support, Bernoulli pairs with p < q, p > q and p = q, and ε ∈ {1/2, 1, 2}.  Every level is
 the certified actual level of X + Lap(θ) over all real outputs (module
-:mod:`verify.laplace_mixture`); an undecided comparison counts as a failure of the check.
+:mod:`pufferfish.verify.transport.laplace_level`); an undecided comparison counts as a failure of the check.
 """
 
 from __future__ import annotations
@@ -38,16 +38,16 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
-from models.distribution import Distribution
-from models.multiuser import (MultiUserModel, User, bernoulli, conditional, is_bernoulli,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.multiuser import (MultiUserModel, User, bernoulli, conditional, is_bernoulli,
                               others_sum)
-from models.multiuser_file import multiuser_model_to_dict
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register
-from verify.certified import parse_budget
-from verify.multiuser_calibration import (calibrator_theta, check_theta, eq13_theta, eq15_theta,
+from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.multiuser.calibration import (calibrator_theta, check_theta, eq13_theta, eq15_theta,
                                           lemma2_psi_min, lemma2_theta, pair_conditionals,
                                           relaxed_condition)
-from verify.transport import delta_star, transport_plan
+from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 
 PAPER = "001_3a97785a86d61e37.txt"
 Q = Fraction
@@ -191,7 +191,7 @@ def _check_shift(instance: Instance) -> ClaimOutcome:
 
 
 def _check_remark1(instance: Instance) -> ClaimOutcome:
-    from models.multiuser import UserSecret
+    from pufferfish.models.multiuser import UserSecret
     model = instance.params["model"]
     absent = conditional(model, UserSecret("i", "absent"))
     zero = conditional(model, UserSecret("i", "value", Fraction(0)))

@@ -1,6 +1,6 @@
 """Claims of ``002_e1f2e9a9937b8cda.txt`` §4 and Appendix B (Markov quilts, the Markov Quilt
-Mechanism, the inferential-privacy baseline), checked with :mod:`verify.quilts` and
-:mod:`verify.mqm`.
+Mechanism, the inferential-privacy baseline), checked with :mod:`pufferfish.verify.quilts.markov_quilts` and
+:mod:`pufferfish.verify.quilts.mqm`.
 
 ====================================  =========================================================
 ``002.def42.dsep_independence``       Def. 4.2 / proof of Lemma B.2: a quilt found by d-separation
@@ -26,7 +26,7 @@ Mechanism, the inferential-privacy baseline), checked with :mod:`verify.quilts` 
                                       definition of the multiplicative influence
 ``002.thm4.3.private``                Theorem 4.3: F + σ_max·Lap(1) is ε-Pufferfish (the actual
                                       certified level of the released value, via
-                                      :func:`verify.laplace_mixture.laplace_pufferfish_level`)
+                                      :func:`pufferfish.verify.transport.laplace_level.laplace_pufferfish_level`)
 ``002.thmB9.consistency``             Theorem B.9: for T ≥ 2a + 3 the MQM histogram's scale is
                                       ≤ 2C/(εT) and E‖M − F‖∞ = H_k·scale ≤ 2H_k·C/(εT), C = 4a
 ``002.thmB9.proof_constant``          proof of Theorem B.9: E‖M − F‖∞ ≤ 2C/(εT) with the same C
@@ -51,21 +51,21 @@ from itertools import combinations
 import mpmath
 from mpmath import iv
 
-from models.bayesnet import BayesNet, BayesNetFamily, MarkovChain, reversible_chain
-from models.distribution import Distribution
-from models.model import PufferfishModel
-from models.numbers import fraction_str
-from models.priors import MarkovPrior, TablePrior
-from models.secrets import entry_pairs, entry_secrets
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from verify.certified import parse_budget
-from verify.mqm import (ChainFamily, chain_family_parameters,
+from pufferfish.models.bayesnet import BayesNet, BayesNetFamily, MarkovChain, reversible_chain
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import fraction_str
+from pufferfish.models.priors import MarkovPrior, TablePrior
+from pufferfish.models.secrets import entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.quilts.mqm import (ChainFamily, chain_family_parameters,
                         eigengap_interval, family_influence_exact, gk16_gamma_paper_ratio,
                         gk16_gamma_ratio, harmonic_number, histogram_mechanism,
                         interval_parameters, max_influence, mqm_bayesnet, mqm_chain_approx,
                         mqm_chain_exact)
-from verify.quilts import (chain_quilts, enumerate_quilts, path_graph, quilt_for,
+from pufferfish.verify.quilts.markov_quilts import (chain_quilts, enumerate_quilts, path_graph, quilt_for,
                            quilt_independence_holds)
 
 PAPER = "002_e1f2e9a9937b8cda.txt"
@@ -641,7 +641,7 @@ def _thm43_instances() -> Iterator[Instance]:
 
 
 def _check_thm43(instance: Instance) -> ClaimOutcome:
-    from verify.laplace_mixture import laplace_pufferfish_level
+    from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
     eps = instance.params["eps"]
     budget = parse_budget(eps)
     if "bayesnet" in instance.params:
@@ -756,7 +756,7 @@ __all__ = ["chain_model", "bayesnet_model", "vstructure_family", "random_network
 #         that depends on Θ through k, π_Θ, g_Θ and on ε, not on T).
 #   (2) is (1) multiplied by H_k; both fail exactly when σ_max(T) > 4a/ε, i.e. when Lemma B.8's
 #   T-independent bound fails at some T of the sequence.  E max_j |Lap(b)_j| = H_k·b is exact
-#   (Rényi's representation, :func:`verify.mqm.expected_max_abs_laplace`).  A finite check cannot
+#   (Rényi's representation, :func:`pufferfish.verify.quilts.mqm.expected_max_abs_laplace`).  A finite check cannot
 #   reach every T; the detail reports ε·σ_max(T)/a along the sequence (on the instances below it
 #   is constant from T = 2T0 on, at most 3.28 < 4).  "T·b(T) non-increasing" is *not* what the
 #   theorem says and is false here: σ_max(T0) is often smaller than σ_max(2T0), so T·b(T) = 2σ_max
@@ -767,7 +767,7 @@ __all__ = ["chain_model", "bayesnet_model", "vstructure_family", "random_network
 #   scale with the expected maximum; the claim decides it (violation certified with σ_lower).
 
 def _thmB9_chain_instances() -> Iterator[tuple[str, tuple, Fraction, Fraction, int]]:
-    from verify.quilt_figures import generate_reversible_chain
+    from pufferfish.proofs_check.paper_002.figures import generate_reversible_chain
     for k, pi_gen, g_gen, seed in ((2, "3/10", "1/2", 0), (3, "1/10", "3/10", 1),
                                    (5, "1/20", "1/10", 0), (5, "3/20", "3/5", 2),
                                    (3, "1/4", "1/20", 3)):

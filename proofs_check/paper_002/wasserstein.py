@@ -1,5 +1,5 @@
 """Claims of ``002_e1f2e9a9937b8cda.txt`` §3 and Appendix A (Wang, Song, Chaudhuri — the
-Wasserstein mechanism), checked with :mod:`verify.wasserstein` and :mod:`verify.laplace_mixture`.
+Wasserstein mechanism), checked with :mod:`pufferfish.verify.transport.wasserstein` and :mod:`pufferfish.verify.transport.laplace_level`.
 
 =================================  ===========================================================
 ``002.thm3.2.private``             Theorem 3.2: ``F + Lap(W/ε)`` is ε-Pufferfish (the certified
@@ -23,7 +23,7 @@ non-Markov tables (random weights with zeros, parity constraints), independent p
 block products; queries ``sum``, ``count``, ``parity`` and a single attribute; ε from 1/4 to 3
 and δ from 1/20 to 1/2.  Each check computes the quantity the statement is about and compares
 it with the paper's value; nothing is tuned for the paper to pass.  Theorem 3.2 is decided with
-certified interval arithmetic and exact tightness (module :mod:`verify.laplace_mixture`); an
+certified interval arithmetic and exact tightness (module :mod:`pufferfish.verify.transport.laplace_level`); an
 instance the arithmetic cannot decide counts as *not* verified.
 """
 
@@ -34,14 +34,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
-from models.distribution import Distribution
-from models.model import PufferfishModel
-from models.numbers import fraction_str
-from models.priors import IndependentPrior, MarkovPrior, Prior, TablePrior
-from models.secrets import entry_pairs, entry_secrets
-from models.universe import Universe
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from verify.wasserstein import (dependence_groups, flu_all_individuals_system, flu_conditionals,
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import fraction_str
+from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, TablePrior
+from pufferfish.models.secrets import entry_pairs, entry_secrets
+from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.verify.transport.wasserstein import (dependence_groups, flu_all_individuals_system, flu_conditionals,
                                 flu_model, group_sensitivity, groups_mutually_independent,
                                 parse_query, verify_epsilon_delta_mechanism,
                                 verify_wasserstein_mechanism, w_infinity, w_infinity_by_max_flow,
@@ -350,7 +350,7 @@ _claim("002.flu.realizable", "§3, flu example",
 _claim("002.thmA8.epsilon_delta", "Appendix A.4, Definition A.7, Theorem A.8",
        "F(D) + Lap(W_δ/ε), W_δ = sup inf over trims of mass δ of W∞ of the renormalized rest, is "
        "(ε, δ)-Pufferfish private: P(M ∈ S|s_i) <= e^ε P(M ∈ S|s_j) + δ for every set S (atoms "
-       "trimmed fractionally, see verify.wasserstein).", theorem_a8_instances, _check_theorem_a8)
+       "trimmed fractionally, see pufferfish.verify.transport.wasserstein).", theorem_a8_instances, _check_theorem_a8)
 _claim("002.winf.comonotone", "§3, Definition 3.1",
        "On the line, the comonotone (north-west-corner) coupling attains W∞; its value equals an "
        "exact max-flow computation and its certificates verify.", coupling_instances,

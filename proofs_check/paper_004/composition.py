@@ -25,7 +25,7 @@ Confounding Privacy and Inverse Composition), §III, §IV and Appendices C, J, K
 ``004.thm2.ii``             Theorem 2 (ii): the composition is (ε(τ*, θ), δ)-DCP for the Task-2 τ*
 ==========================  =================================================================
 
-Readings.  ``L^G ≠ 0`` is ``Pr_{Ȳ~D_[k](·|s0)}[L^G(Ȳ) ≠ 0] > 0`` (:mod:`verify.dcp_composition`).
+Readings.  ``L^G ≠ 0`` is ``Pr_{Ȳ~D_[k](·|s0)}[L^G(Ȳ) ≠ 0] > 0`` (:mod:`pufferfish.verify.dcp.composition`).
 Theorem 5's ``δ(ε)`` is the privacy profile of the true composition (``1 + f*_{[k]}(−e^ε)`` equals
 the hockey-stick divergence, App. K) and ``ε*(δ)`` the least ε of the product ``N(ψ̄)``; both at
 the level of the mechanism (maximum over ordered adjacent pairs).  Theorem 3 (ii)'s upper bounds
@@ -38,8 +38,8 @@ counterexample) — a DP-like invertible model, the XOR model (each output alone
 both reveal the secret), a repeated-release model (the same noisy dataset released twice), a
 constant second mechanism, a single mechanism — then seeded random models with binary and
 ternary secrets, 2–8 datasets, invertible and non-invertible G, adjacency "all" or a path graph,
-and 1–3 mechanisms.  Every check computes with the exact algorithms of :mod:`verify.dcp`,
-:mod:`verify.dcp_composition` and :mod:`verify.inverse_composition`; nothing is tuned for the
+and 1–3 mechanisms.  Every check computes with the exact algorithms of :mod:`pufferfish.verify.dcp.levels`,
+:mod:`pufferfish.verify.dcp.composition` and :mod:`pufferfish.verify.dcp.inverse`; nothing is tuned for the
 paper to pass.
 """
 
@@ -51,16 +51,16 @@ from fractions import Fraction
 
 import networkx as nx
 
-from models.dcp import DCPModel, DatasetKernel
-from models.dcp_file import dcp_model_to_dict
-from models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
-from proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from verify.certified import Budget
-from verify.dcp import (dcp_delta, dcp_level, effective_mechanism, hockey_stick, least_ratio,
+from pufferfish.models.dcp import DCPModel, DatasetKernel
+from pufferfish.models.files.dcp_file import dcp_model_to_dict
+from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.verify.numerics.certified import Budget
+from pufferfish.verify.dcp.levels import (dcp_delta, dcp_level, effective_mechanism, hockey_stick, least_ratio,
                         same_privacy_profile, tradeoff_compare, tradeoff_curve)
-from verify.dcp_composition import (cross_entropy_gap, dependence_term, invertibility,
+from pufferfish.verify.dcp.composition import (cross_entropy_gap, dependence_term, invertibility,
                                     product_of_effective, true_joint)
-from verify.inverse_composition import lemma7_check, task2
+from pufferfish.verify.dcp.inverse import lemma7_check, task2
 
 PAPER = "004_acc5641f8e5f8c79.txt"
 DELTAS = (Fraction(0), Fraction(1, 10), Fraction(1, 4))
@@ -416,7 +416,7 @@ def reduction_instances() -> Iterator[Instance]:
 
 
 def _check_pufferfish_reduction(instance: Instance) -> ClaimOutcome:
-    from verify.dcp_composition import pufferfish_cross_check
+    from pufferfish.verify.dcp.composition import pufferfish_cross_check
 
     model = instance.params["model"]
     dcp, puffer = pufferfish_cross_check(model, "m")

@@ -10,16 +10,16 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import models.modelfile as modelfile
-from models.distribution import Distribution
-from models.errors import ModelError, TooLargeError
-from models.mechanisms import (Composition, FunctionMechanism, PostProcessed, RandomizedResponse,
+import pufferfish.models.files.pufferfish_file as modelfile
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.mechanisms import (Composition, FunctionMechanism, PostProcessed, RandomizedResponse,
                                Repeated, TableMechanism)
-from models.model import PufferfishModel
-from models.modelfile import dump_model, load_model, model_to_dict, parse_model, schema
-from models.priors import IndependentPrior, IntervalFamily, MarkovPrior
-from models.secrets import Secret, SecretPair
-from models.universe import Universe
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.files.pufferfish_file import dump_model, load_model, model_to_dict, parse_model, schema
+from pufferfish.models.priors import IndependentPrior, IntervalFamily, MarkovPrior
+from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.models.universe import Universe
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "examples" / "quickstart.json"

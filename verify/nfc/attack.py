@@ -1,0 +1,306 @@
+"""Constructive composition attacks and exact levels of repeated runs
+(``000_65109fe28ca61d17.txt`` §5.1, Theorem 4, and the limit argument of its proof in Appendix C).
+
+**The attack.**  When the certified lower bound of an NfC program exceeds the budget ε, the
+program's α says *which outputs to look for*.  The curator's r runs produce output ω_i about
+``r·α_i`` times; the attacker who observes exactly those outputs has the Pufferfish log-ratio
+
+    log [ Σ_{D∈supp θ(·|s1)} θ(D|s1) Π_i P(ω_i|D)^{c_i} / Σ_{D∈supp θ(·|s2)} θ(D|s2) Π_i P(ω_i|D)^{c_i} ]
+
+which, by the proof's limit, grows like ``r·(program value)``.  :func:`composition_attack` rounds
+``N·α`` to integer counts (largest remainders), computes that ratio exactly in rationals, and
+returns the smallest ``N`` (up to a limit) at which it exceeds ``e^{N·ε}`` — a concrete sequence of
+``N`` releases (mechanism, output, count) whose joint release breaks linear composition at ε.  The
+comparison with ``e^{N·ε}`` is rigorous (:mod:`pufferfish.verify.numerics.certified`).
+
+**Repeated runs.**  :func:`repeated_run_levels` computes the exact Pufferfish level ``ε_r`` of ``r``
+independent runs of one mechanism for ``r = 1..R``.  The probability of a sequence of outputs
+depends only on its multiset (runs are exchangeable) and the multinomial coefficient cancels in the
+ratio, so it enumerates the ``C(m+r−1, r)`` multisets of the ``m`` outputs instead of ``m^r``
+sequences, with integer arithmetic (the kernel's common denominator cancels too).  ``ε_r / r`` tends
+to the largest NfC program value of the mechanism (the limit in the proof of Theorem 4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable, integer_weights
+from pufferfish.models.mechanisms import Mechanism, jsonable_output
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.priors import IntervalFamily
+from pufferfish.models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str,
+                            ratio_key)
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
+from pufferfish.verify.numerics.certified import Budget, budget_float, compare_ratio, scale_budget
+from pufferfish.verify.nfc.programs import NfcProgram
+from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+
+DEFAULT_MAX_RUNS = 200
+DEFAULT_MAX_MULTISETS = 10**6
+
+
+@dataclass(frozen=True)
+class CompositionAttack:
+    """A sequence of releases whose exact joint Pufferfish ratio exceeds ``e^{N·ε}``."""
+
+    first: str
+    second: str
+    prior: str
+    budget: Budget
+    runs: int | None                      # smallest N found, None if none up to the limit
+    counts: tuple[tuple[tuple, int], ...]  # ((mechanism, output), count)
+    ratio: Ratio                          # exact Pr[observations|s1,θ] / Pr[observations|s2,θ]
+    searched_up_to: int
+
+    @property
+    def found(self) -> bool:
+        return self.runs is not None
+
+    def to_dict(self) -> dict:
+        return {"direction": [self.first, self.second], "prior": self.prior,
+                "budget": self.budget.text, "found": self.found, "runs": self.runs,
+                "searched_up_to": self.searched_up_to,
+                "releases": [{"mechanism": o[0], "output": jsonable_output(o[1]), "count": c}
+                             for o, c in self.counts],
+                "ratio": fraction_str(self.ratio) if len(fraction_str(self.ratio)) < 400 else None,
+                "log_ratio": epsilon_str(self.ratio) if self.ratio == INFINITY else None,
+                "log_ratio_float": epsilon_float(self.ratio),
+                "budget_total_float": (self.runs or 0) * budget_float(self.budget)}
+
+    def explain(self) -> str:
+        if not self.found:
+            return (f"attack: no N <= {self.searched_up_to} found where the observed outputs exceed "
+                    f"N·ε for {self.first} vs {self.second}")
+        releases = ", ".join(f"{c}× {o[0]}→{jsonable_output(o[1])!r}" for o, c in self.counts)
+        return (f"attack: after N = {self.runs} releases ({releases}) the exact log-ratio under "
+                f"{self.prior} is {epsilon_float(self.ratio):.6g} > N·ε = "
+                f"{self.runs * budget_float(self.budget):.6g}: linear composition fails")
+
+
+def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
+                       program: NfcProgram, budget: Budget, max_runs: int = DEFAULT_MAX_RUNS,
+                       max_datasets: int = DEFAULT_MAX_DATASETS) -> CompositionAttack:
+    """The smallest ``N <= max_runs`` at which the rounded ``N·α`` observations break ``N·ε``."""
+    by_name = {m.name: m for m in mechanisms}
+    alpha = list(program.alpha)
+    supports = prior_supports(model, max_datasets)
+    secrets = {s.name: s for pair in model.pairs for s in (pair.first, pair.second)}
+    first, second = secrets[program.first], secrets[program.second]
+    priors = sorted({prior for _, prior in program.occurrences})
+    families = model.interval_families
+    sides = {}
+    for prior in priors:
+        if prior in families:
+            # the member of the family whose conditionals have the program's supports
+            sides[prior] = (member_conditional(families[prior], first.name, program.d_star),
+                            member_conditional(families[prior], second.name, None,
+                                               _program_support(program, families[prior],
+                                                                second.name)))
+            continue
+        support = supports[prior]
+        sides[prior] = (_conditional(support, first.holds), _conditional(support, second.holds))
+    likelihood = {}
+    for prior in priors:
+        for dataset, _ in sides[prior][0] + sides[prior][1]:
+            if dataset not in likelihood:
+                likelihood[dataset] = [by_name[o[0]].distribution(dataset).prob(o[1])
+                                       for o, _ in alpha]
+    best: tuple | None = None
+    for runs in range(1, max_runs + 1):
+        counts = _round_counts([w for _, w in alpha], runs)
+        for prior in priors:
+            ratio = _observation_ratio(sides[prior], likelihood, counts)
+            if not compare_ratio(ratio, scale_budget(budget, runs)).holds:
+                return CompositionAttack(program.first, program.second, prior, budget, runs,
+                                         tuple((o, c) for (o, _), c in zip(alpha, counts) if c),
+                                         ratio, max_runs)
+            if best is None:
+                best = (prior, counts, ratio)
+    prior, counts, ratio = best if best else (priors[0], [], Fraction(1))
+    return CompositionAttack(program.first, program.second, prior, budget, None,
+                             tuple((o, c) for (o, _), c in zip(alpha, counts) if c), ratio, max_runs)
+
+
+def member_conditional(family: IntervalFamily, secret: str, include: Dataset | None,
+                       support: tuple[Dataset, ...] | None = None) -> list[tuple]:
+    """``θ(·|secret)`` of one member of an interval family, as ``[(D, p), ...]``.
+
+    With ``support`` (one dataset per block it meets, as :func:`pufferfish.verify.nfc.programs.minimal_supports`
+    returns) the member has exactly that support; otherwise the member's support contains
+    ``include`` and one dataset of each further block needed.  Masses start at the lower bounds,
+    blocks with lower bound 0 get a positive share, and the rest is poured greedily up to the
+    upper bounds, so every interval is met and every chosen dataset has positive mass.
+    """
+    blocks = family.blocks[secret]
+    if support is None:
+        chosen: dict[int, Dataset] = {}
+        for j, block in enumerate(blocks):
+            if include in block.datasets:
+                chosen[j] = include
+        for j, block in enumerate(blocks):
+            if block.lower > 0 and j not in chosen:
+                chosen[j] = block.datasets[0]
+        for j, block in enumerate(blocks):
+            if sum((blocks[k].upper for k in chosen), Fraction(0)) >= 1:
+                break
+            if block.upper > 0 and j not in chosen:
+                chosen[j] = block.datasets[0]
+    else:
+        chosen = {j: d for d in support for j, block in enumerate(blocks) if d in block.datasets}
+    masses = {j: blocks[j].lower for j in chosen}
+    remaining = 1 - sum(masses.values(), Fraction(0))
+    zero = [j for j in chosen if not masses[j]]
+    for j in zero:
+        masses[j] = min(blocks[j].upper, remaining / (2 * len(zero)))
+    remaining = 1 - sum(masses.values(), Fraction(0))
+    for j in chosen:
+        extra = min(remaining, blocks[j].upper - masses[j])
+        masses[j] += extra
+        remaining -= extra
+    return [(chosen[j], masses[j]) for j in chosen]
+
+
+def _program_support(program: NfcProgram, family: IntervalFamily, secret: str) -> tuple:
+    """The second secret's support the program was built for: its kept and excluded datasets."""
+    from pufferfish.verify.nfc.programs import minimal_supports
+
+    kept = {d for d, _ in program.beta} | set(program.excluded)
+    for support in minimal_supports(family, secret):
+        if kept <= set(support) and len(support) == program.datasets:
+            return support
+    return tuple(kept)
+
+
+def _conditional(support, holds) -> list[tuple]:
+    chosen = [(d, p) for d, p in support if holds(d)]
+    total = sum((p for _, p in chosen), Fraction(0))
+    return [(d, p / total) for d, p in chosen]
+
+
+def _round_counts(weights: Sequence[Fraction], total: int) -> list[int]:
+    """Integer counts summing to ``total`` closest to ``total·weights`` (largest remainders)."""
+    scaled = [w * total for w in weights]
+    counts = [math.floor(x) for x in scaled]
+    missing = total - sum(counts)
+    order = sorted(range(len(scaled)), key=lambda i: scaled[i] - counts[i], reverse=True)
+    for i in order[:missing]:
+        counts[i] += 1
+    return counts
+
+
+def _observation_ratio(sides, likelihood, counts) -> Ratio:
+    def mass(side) -> Fraction:
+        total = Fraction(0)
+        for dataset, weight in side:
+            term = weight
+            for p, c in zip(likelihood[dataset], counts):
+                if c:
+                    term *= p ** c
+                    if not term:
+                        break
+            total += term
+        return total
+    numerator, denominator = mass(sides[0]), mass(sides[1])
+    if not denominator:
+        return INFINITY if numerator else Fraction(0)
+    return numerator / denominator
+
+
+@dataclass(frozen=True)
+class RepeatedRunLevels:
+    """Exact Pufferfish levels ``ε_r`` of ``r = 1..R`` runs of one mechanism."""
+
+    mechanism: str
+    ratios: tuple[Ratio, ...]            # e^{ε_r}, exact
+    witnesses: tuple[tuple, ...]         # (direction, prior, multiset) attaining each
+
+    def per_run(self) -> list[float]:
+        """``ε_r / r`` as floats (for reading)."""
+        return [epsilon_float(r) / k for k, r in enumerate(self.ratios, start=1)]
+
+    def to_dict(self) -> dict:
+        return {"mechanism": self.mechanism,
+                "runs": [{"runs": k, "epsilon": epsilon_str(r), "epsilon_float": epsilon_float(r),
+                          "epsilon_per_run": epsilon_float(r) / k,
+                          "witness": {"direction": list(w[0]), "prior": w[1],
+                                      "outputs": [[jsonable_output(o), c] for o, c in w[2]]}
+                          if w else None}
+                         for k, (r, w) in enumerate(zip(self.ratios, self.witnesses), start=1)]}
+
+
+def repeated_run_levels(model: PufferfishModel, mechanism: Mechanism, max_runs: int,
+                        max_datasets: int = DEFAULT_MAX_DATASETS,
+                        max_outputs: int = DEFAULT_MAX_OUTPUTS,
+                        max_multisets: int = DEFAULT_MAX_MULTISETS) -> RepeatedRunLevels:
+    """Exact ``ε_r`` for ``r = 1..max_runs`` by enumerating output multisets.
+
+    Cost: ``C(m + R, R)`` multisets × (datasets + pair directions × priors) integer operations.
+    """
+    if max_runs < 1:
+        raise ModelError("the number of runs must be at least 1", "--runs")
+    datasets = audited_datasets(model, max_datasets)
+    table = KernelTable.build(mechanism, datasets, max_outputs)
+    m = len(table.outputs)
+    if math.comb(m + max_runs, max_runs) - 1 > max_multisets:
+        raise TooLargeError(f"{max_runs} runs of {mechanism.name!r} ({m} outputs) have "
+                            f"{math.comb(m + max_runs, max_runs) - 1:,} output multisets, more than "
+                            f"the limit of {max_multisets:,}")
+    directions = _directions(model, table, max_datasets)
+    best: list[tuple[Ratio, tuple | None]] = [(Fraction(0), None)] * max_runs
+    counts = [0] * m
+
+    def visit(start: int, size: int, products: list[int]) -> None:
+        for o in range(start, m):
+            column = [row[o] for row in table.rows]
+            if not any(column):
+                continue
+            updated = [p * v for p, v in zip(products, column)]
+            counts[o] += 1
+            ratio, witness = _best_direction(directions, updated)
+            if ratio_key(ratio) > ratio_key(best[size][0]):
+                multiset = tuple((table.outputs[j], c) for j, c in enumerate(counts) if c)
+                best[size] = (ratio, (witness[0], witness[1], multiset))
+            if size + 1 < max_runs:
+                visit(o, size + 1, updated)
+            counts[o] -= 1
+
+    visit(0, 0, [1] * len(datasets))
+    ratios = tuple(r if r == INFINITY else max(Fraction(1), r) for r, _ in best)
+    return RepeatedRunLevels(mechanism.name, ratios, tuple(w for _, w in best))
+
+
+def _directions(model: PufferfishModel, table: KernelTable, max_datasets: int) -> list[tuple]:
+    directions = []
+    for prior, support in prior_supports(model, max_datasets).items():
+        weights, _ = integer_weights([p for _, p in support])
+        for pair in model.pairs:
+            for first, second in pair.directions():
+                side1 = [(table.dataset_index[d], w) for (d, _), w in zip(support, weights)
+                         if first.holds(d)]
+                side2 = [(table.dataset_index[d], w) for (d, _), w in zip(support, weights)
+                         if second.holds(d)]
+                if side1 and side2:
+                    directions.append(((first.name, second.name), prior, side1, side2,
+                                       sum(w for _, w in side1), sum(w for _, w in side2)))
+    return directions
+
+
+def _best_direction(directions, products) -> tuple[Ratio, tuple]:
+    best: Ratio = Fraction(0)
+    witness = None
+    for names, prior, side1, side2, mass1, mass2 in directions:
+        numerator = sum(w * products[i] for i, w in side1)
+        if not numerator:
+            continue
+        denominator = sum(w * products[i] for i, w in side2)
+        ratio = INFINITY if not denominator else Fraction(numerator * mass2, denominator * mass1)
+        if witness is None or ratio_key(ratio) > ratio_key(best):
+            best, witness = ratio, (names, prior)
+    return best, witness or ((), "")
+
+

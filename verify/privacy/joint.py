@@ -1,0 +1,78 @@
+"""Joint masses ``Pr[s ∧ M(Data) = ω | θ]`` for every secret and output, in one pass per prior.
+
+Definition 5 (``000_65109fe28ca61d17.txt`` §2.2) compares ``Pr[M(Data) = ω | s, θ]`` across
+secrets, and Definition 4 compares posteriors ``Pr[s | ω, θ]`` with priors.  Both need, for one
+prior θ, the masses ``Pr[s | θ]`` and ``Pr[s ∧ ω | θ]``.  They are accumulated in one pass over the
+prior's support: each dataset adds its weighted kernel row once to the bucket of its *signature*
+(the set of secrets it satisfies), and the buckets are then summed per secret.  The cost is
+``O(|supp θ|·|Ω| + #signatures·#secrets·|Ω|)``, independent of the number of secret pairs.
+
+Everything is integer arithmetic: the prior's weights are scaled to integers over their common
+denominator and the kernel is a :class:`~pufferfish.models.kernel.KernelTable`; conditional ratios are ratios
+of these integers because the scale factors cancel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pufferfish.models.kernel import KernelTable, integer_weights
+from pufferfish.models.secrets import Secret
+from pufferfish.models.universe import Dataset
+
+
+@dataclass(frozen=True)
+class SecretJoint:
+    """Integer-scaled masses for one prior and one mechanism.
+
+    ``mass[s] / scale_prior = Pr[s | θ]``; ``joint[s][o] / (scale_prior·table.denominator) =
+    Pr[s ∧ M = outputs[o] | θ]``; ``total_joint[o]`` is the same without the secret.
+    """
+
+    prior_name: str
+    mass: Mapping[str, int]
+    joint: Mapping[str, Sequence[int]]
+    total_mass: int
+    total_joint: Sequence[int]
+    table: KernelTable
+
+    def conditional(self, secret: str, output_position: int) -> Fraction:
+        """``Pr[M = ω | s, θ]`` as an exact Fraction (for witnesses and display)."""
+        return Fraction(self.joint[secret][output_position],
+                        self.mass[secret] * self.table.denominator)
+
+
+def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],
+               table: KernelTable, secrets: Sequence[Secret]) -> SecretJoint:
+    """One pass over ``support`` (``(D, θ(D))`` pairs) accumulating every secret's joint vector."""
+    weights, _ = integer_weights([p for _, p in support])
+    width = len(table.outputs)
+    buckets: dict[tuple[int, ...], list] = {}
+    total = [0] * width
+    total_mass = 0
+    for (dataset, _), weight in zip(support, weights):
+        signature = tuple(k for k, s in enumerate(secrets) if s.holds(dataset))
+        row = table.rows[table.dataset_index[dataset]]
+        bucket = buckets.get(signature)
+        if bucket is None:
+            bucket = buckets[signature] = [0, [0] * width]
+        bucket[0] += weight
+        vector = bucket[1]
+        for o, value in enumerate(row):
+            if value:
+                vector[o] += weight * value
+        total_mass += weight
+    mass = {s.name: 0 for s in secrets}
+    joint = {s.name: [0] * width for s in secrets}
+    for signature, (bucket_mass, vector) in buckets.items():
+        for o, value in enumerate(vector):
+            total[o] += value
+        for k in signature:
+            name = secrets[k].name
+            mass[name] += bucket_mass
+            target = joint[name]
+            for o, value in enumerate(vector):
+                target[o] += value
+    return SecretJoint(prior_name, mass, joint, total_mass, total, table)
