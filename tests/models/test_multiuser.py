@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from pufferfish.examples import example_path
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.multiuser import (MultiUserModel, User, UserSecret, bernoulli, conditional,
@@ -20,7 +21,7 @@ from pufferfish.models.multiuser import (MultiUserModel, User, UserSecret, berno
 from pufferfish.models.files.multiuser_file import (dump_multiuser_model, load_multiuser_model,
                                    multiuser_model_to_dict, parse_multiuser_model)
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = example_path("quickstart.json").parent
 
 
 def test_table2_and_table3_data():

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pufferfish.examples import example_path
 from pufferfish.models.dcp import DCPModel
 from pufferfish.models.files.dcp_file import dcp_model_to_dict, dump_dcp_model, load_dcp_model, parse_dcp_model
 from pufferfish.models.distribution import Distribution, product_distribution
@@ -28,7 +29,7 @@ from pufferfish.verify.dcp.composition import (composition_audit, cross_entropy_
 from pufferfish.verify.dcp.inverse import (epsilon_of_tau, in_pi, lemma7_check, least_tau,
                                         pi_nonempty, posterior, task1, task2)
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = example_path("quickstart.json").parent
 
 
 def two_secrets() -> DCPModel:

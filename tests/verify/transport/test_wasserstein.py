@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.optimize import linprog
 
+from pufferfish.examples import example_path
 from pufferfish.models.errors import ModelError
 from pufferfish.models.files.pufferfish_file import load_model
 from pufferfish.verify.numerics.certified import parse_budget
@@ -26,7 +27,7 @@ from pufferfish.verify.transport.wasserstein import (HalfLine, WInfinityResult, 
                                 verify_wasserstein_mechanism, w_infinity, w_infinity_by_max_flow,
                                 wasserstein_mechanism, wasserstein_parameter)
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = example_path("quickstart.json").parent
 
 measures = st.dictionaries(st.integers(-5, 5), st.integers(1, 7), min_size=1, max_size=5).map(
     lambda d: {Q(v, 2): Q(w, sum(d.values())) for v, w in d.items()})

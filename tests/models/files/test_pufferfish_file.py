@@ -21,7 +21,7 @@ from pufferfish.models.priors import IndependentPrior, IntervalFamily, MarkovPri
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import Universe
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 QUICKSTART = ROOT / "examples" / "quickstart.json"
 
 

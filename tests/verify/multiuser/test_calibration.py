@@ -12,6 +12,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
+from pufferfish.examples import example_path
 from pufferfish.models.errors import ModelError, UnsupportedError
 from pufferfish.models.multiuser import (bernoulli, paper_bernoulli_model,
                               paper_distribution_model, paper_table3, paper_value_model)
@@ -23,7 +24,7 @@ from pufferfish.verify.multiuser.calibration import (calibrate, check_theta, eq1
                                           lemma2_theta, level_at, minimal_theta, pair_conditionals,
                                           relaxed_condition)
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = example_path("quickstart.json").parent
 ONE = parse_budget("1")
 
 
