@@ -5,7 +5,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test check-install bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,10 @@ demo: $(STAMP)
 	$(VENV)/bin/pufferfish demo
 
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/pytest
+
+check-install:
+	bash .ci/check-install
 
 bench: $(STAMP)
 	$(VENV)/bin/python benchmarks/bench_audit.py

@@ -11,3 +11,8 @@ try:
     __version__ = _distribution_version("pufferfish-verifier")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
+
+from pufferfish.api import audit, budget, composes, dp_level, leakage, load, pufferfish_level
+
+__all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level", "leakage",
+           "composes"]

@@ -1,0 +1,166 @@
+"""The toolkit from Python: the command line's main jobs as functions that take the same inputs.
+
+Every function accepts a model as a :class:`~pufferfish.models.model.PufferfishModel`, a path to a
+model file, the name of a shipped example (``"quickstart.json"``) or the parsed JSON ``dict``, and
+a budget ε as the command line writes it (``"log(3)"``, ``"1/2"``, ``"0.5"``, ``"inf"``) or as an
+exact number (``Fraction(1, 2)``, ``1``); floats are refused, as everywhere in the toolkit.  Each
+returns the same frozen result object whose ``to_dict()`` the command line prints with ``--json``.
+
+>>> import pufferfish
+>>> model = pufferfish.load("quickstart.json")
+>>> result = pufferfish.audit(model, epsilon="log(3)")
+>>> result.holds
+False
+>>> [(m.name, m.pufferfish.epsilon) for m in result.mechanisms]
+[('rr', 'log(12)'), ('sum', 'log(706/137)')]
+>>> [d.epsilon for d in result.mechanisms[0].dp]          # rr is log(3)-DP ...
+['log(3)']
+>>> result.mechanisms[0].pufferfish.witness.prior           # ... but not against the sticky chain
+'sticky'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from pufferfish.models.errors import ModelError
+from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
+from pufferfish.models.mechanisms import Mechanism
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+
+__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes"]
+
+ModelSource = PufferfishModel | str | os.PathLike | Mapping
+BudgetSource = str | int | Fraction
+
+
+def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
+    """A Pufferfish model from a model object, a file path, a shipped example's name or a dict.
+
+    A string that names no existing file but names a shipped example (``"hidden_coin.json"``)
+    loads that example (:mod:`pufferfish.examples`).
+
+    >>> load("hidden_coin.json").universe.attributes
+    ('x1', 'x2')
+    """
+    from pufferfish.models.files.pufferfish_file import load_model, parse_model
+
+    if isinstance(source, PufferfishModel):
+        return source
+    if isinstance(source, Mapping):
+        return parse_model(dict(source), max_datasets=max_datasets)
+    path = Path(source)
+    if not path.exists() and isinstance(source, str) and os.sep not in source:
+        from pufferfish.examples import example_names, example_path
+
+        if source in example_names():
+            path = example_path(source)
+    return load_model(path, max_datasets=max_datasets)
+
+
+def budget(epsilon: BudgetSource):
+    """A privacy budget from the command line's forms (:func:`~pufferfish.verify.numerics.certified.parse_budget`).
+
+    >>> budget("log(9/2)").ratio
+    Fraction(9, 2)
+    """
+    from pufferfish.verify.numerics.certified import Budget, parse_budget
+
+    if isinstance(epsilon, Budget):
+        return epsilon
+    return parse_budget(epsilon if isinstance(epsilon, str) else epsilon, "epsilon")
+
+
+def _optional_budget(epsilon: BudgetSource | None):
+    return None if epsilon is None else budget(epsilon)
+
+
+def _mechanism(model: PufferfishModel, mechanism: str | Mechanism) -> Mechanism:
+    return model.mechanism(mechanism) if isinstance(mechanism, str) else mechanism
+
+
+def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int | None = None,
+          max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS):
+    """Pufferfish, DP and leakage levels of every mechanism and of their joint release
+    (``pufferfish audit``; :func:`pufferfish.verify.privacy.audit.audit_model`).
+
+    With ``epsilon``, ``result.holds`` says whether every mechanism and the joint release meet
+    it; without, it is ``None``.
+    """
+    from pufferfish.verify.privacy.audit import audit_model
+
+    model = load(model, max_datasets=max_datasets)
+    return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs)
+
+
+def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
+                     epsilon: BudgetSource | None = None, *,
+                     max_datasets: int = DEFAULT_MAX_DATASETS,
+                     max_outputs: int = DEFAULT_MAX_OUTPUTS):
+    """The exact Pufferfish level of one mechanism (``000_65109fe28ca61d17.txt`` Definition 5).
+
+    >>> pufferfish_level("quickstart.json", "rr").max_ratio
+    Fraction(12, 1)
+    """
+    from pufferfish.verify.privacy.pufferfish import pufferfish_level as level
+
+    model = load(model, max_datasets=max_datasets)
+    return level(model, _mechanism(model, mechanism), _optional_budget(epsilon), max_datasets,
+                 max_outputs)
+
+
+def dp_level(model: ModelSource, mechanism: str | Mechanism, relation: str = "entry",
+             epsilon: BudgetSource | None = None, *, max_datasets: int = DEFAULT_MAX_DATASETS,
+             max_outputs: int = DEFAULT_MAX_OUTPUTS):
+    """The exact DP level of one mechanism over the model's universe for a neighbour relation
+    (``"entry"``, ``"record"`` or ``"group:K"``; ``000_65109fe28ca61d17.txt`` Definitions 1–3).
+
+    >>> dp_level("quickstart.json", "rr").epsilon
+    'log(3)'
+    """
+    from pufferfish.verify.privacy.dp import dp_level as level
+
+    model = load(model, max_datasets=max_datasets)
+    return level(model.universe, _mechanism(model, mechanism), relation,
+                 _optional_budget(epsilon), max_datasets, max_outputs)
+
+
+def leakage(model: ModelSource, mechanism: str | Mechanism, *,
+            max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS):
+    """Definition 4's posterior equality for every secret and finite prior
+    (``000_65109fe28ca61d17.txt`` §3, Definition 4)."""
+    from pufferfish.verify.privacy.leakage import leakage as check
+
+    model = load(model, max_datasets=max_datasets)
+    return check(model, _mechanism(model, mechanism), max_datasets, max_outputs)
+
+
+def composes(model: ModelSource, epsilon: BudgetSource, *,
+             mechanisms: Sequence[str | Mechanism] | None = None, max_runs: int = 200,
+             max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
+             max_coefficients: int = 10 ** 6):
+    """Can the mechanisms compose linearly at ε?  Theorem 4's NfC programs with certified bounds
+    (``000_65109fe28ca61d17.txt`` §5.1), and when the answer is no, a constructive composition
+    attack (the smallest number of runs whose exact level exceeds ``runs·ε``) in ``result.attack``
+    (``pufferfish composes``).
+    """
+    from dataclasses import replace
+
+    from pufferfish.verify.nfc.attack import composition_attack
+    from pufferfish.verify.nfc.programs import nfc_programs
+
+    model = load(model, max_datasets=max_datasets)
+    chosen = list(model.mechanisms.values()) if mechanisms is None else [
+        _mechanism(model, m) for m in mechanisms]
+    if not chosen:
+        raise ModelError("no mechanism to check: the model declares none", "mechanisms")
+    limit = budget(epsilon)
+    result = nfc_programs(model, chosen, limit, max_datasets, max_outputs, max_coefficients)
+    if result.verdict == "violated" and result.witness is not None:
+        attack = composition_attack(model, chosen, result.witness, limit, max_runs, max_datasets)
+        result = replace(result, attack=attack)
+    return result
