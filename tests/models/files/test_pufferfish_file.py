@@ -43,7 +43,7 @@ def test_schema_is_valid_draft_2020_12():
 
 
 def test_quickstart_matches_design_md():
-    design = (ROOT.parent / "shared" / "DESIGN.md")
+    design = (ROOT / "docs" / "design.md")
     if not design.exists():
         pytest.skip("DESIGN.md not available")
     text = design.read_text()

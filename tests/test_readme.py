@@ -1,0 +1,164 @@
+"""The README is tested: every command block runs and shows what the program prints.
+
+A fenced block whose lines start with ``$ `` is a shell session: each ``$ COMMAND`` line is run
+(``pufferfish`` is the installed console script, in a fresh folder where ``examples/`` is the
+repository's examples) and the lines after it, up to the next ``$ `` line, must be its output:
+
+* exactly (every line, in order) unless the block is preceded by ``<!-- readme: abridged -->``,
+  in which case the shown lines must appear in the output in the same order, and a line
+  ``…`` may stand for omitted lines;
+* the exit status must be the one the README's exit-code table gives for what the block shows —
+  here: never 2 (bad input) and never a traceback; a block preceded by
+  ``<!-- readme: exit N -->`` must exit with status N.
+
+A block preceded by ``<!-- readme: not run (REASON) -->`` is not run; the reason is shown in the
+test's id (only the set-up commands, which would install or test the project from within its
+own tests).  A ``python`` block of ``>>>`` lines is run as a doctest.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+BIN = Path(sys.executable).parent
+MARKER = re.compile(r"<!--\s*readme:\s*(.*?)\s*-->")
+FENCE = re.compile(r"^```(\w*)\s*$")
+
+
+@dataclass
+class Block:
+    line: int
+    language: str
+    lines: list[str]
+    marks: list[str]
+
+    @property
+    def abridged(self) -> bool:
+        return "abridged" in self.marks
+
+    @property
+    def not_run(self) -> str | None:
+        return next((m for m in self.marks if m.startswith("not run")), None)
+
+    @property
+    def exit_status(self) -> int | None:
+        for mark in self.marks:
+            if mark.startswith("exit "):
+                return int(mark.split()[1])
+        return None
+
+
+def _blocks() -> list[Block]:
+    blocks, marks = [], []
+    text = README.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(text):
+        marker = MARKER.search(text[i])
+        if marker:
+            marks.append(marker.group(1))
+        fence = FENCE.match(text[i])
+        if fence:
+            start, body = i + 1, []
+            i += 1
+            while not text[i].startswith("```"):
+                body.append(text[i])
+                i += 1
+            blocks.append(Block(start, fence.group(1), body, marks))
+            marks = []
+        elif text[i].strip() and not marker:
+            marks = []
+        i += 1
+    return blocks
+
+
+BLOCKS = _blocks()
+SHELL = [b for b in BLOCKS if any(line.startswith("$ ") for line in b.lines)]
+PYTHON = [b for b in BLOCKS if b.language == "python"]
+
+
+def _sessions(block: Block) -> list[tuple[str, list[str]]]:
+    sessions: list[tuple[str, list[str]]] = []
+    for line in block.lines:
+        if line.startswith("$ "):
+            sessions.append((line[2:], []))
+        elif sessions:
+            sessions[-1][1].append(line)
+    return sessions
+
+
+def _contains_in_order(expected: list[str], actual: list[str]) -> str | None:
+    """None when every shown line occurs in ``actual`` in order (``…`` skips), else the first
+    shown line that was not found."""
+    position = 0
+    for line in expected:
+        if line.strip() in ("…", "..."):
+            continue
+        while position < len(actual) and actual[position].rstrip() != line.rstrip():
+            position += 1
+        if position == len(actual):
+            return line
+        position += 1
+    return None
+
+
+def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
+    words = shlex.split(command, comments=True)
+    if words[0] == "pufferfish":
+        words[0] = str(BIN / "pufferfish")
+    elif words[0] == "python":
+        words[0] = sys.executable
+    environment = dict(os.environ, COLUMNS="100", PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run(words, cwd=folder, capture_output=True, text=True, timeout=300,
+                          env=environment)
+
+
+def test_the_readme_has_command_blocks_and_a_python_example():
+    assert len(SHELL) >= 10 and PYTHON
+
+
+@pytest.mark.parametrize("block", SHELL, ids=lambda b: f"line{b.line}" + (
+    f"-{b.not_run}" if b.not_run else ""))
+def test_command_block(block: Block, tmp_path: Path):
+    if block.not_run:
+        assert block.not_run.startswith("not run (") and block.not_run.endswith(")"), (
+            "a block that is not run must give its reason: <!-- readme: not run (REASON) -->")
+        return
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    for command, shown in _sessions(block):
+        result = _run(command, tmp_path)
+        where = f"README.md line {block.line}: $ {command}"
+        assert "Traceback" not in result.stderr, f"{where}\n{result.stderr}"
+        if block.exit_status is not None:
+            assert result.returncode == block.exit_status, f"{where}: exit {result.returncode}"
+        else:
+            assert result.returncode in (0, 1, 3), f"{where}: exit {result.returncode}\n{result.stderr}"
+        actual = result.stdout.rstrip("\n").splitlines()
+        shown = [line for line in shown]
+        if block.abridged:
+            missing = _contains_in_order(shown, actual)
+            assert missing is None, f"{where}: shown line not in the output: {missing!r}\n" + \
+                "\n".join(actual)
+        else:
+            assert [l.rstrip() for l in actual] == [l.rstrip() for l in shown], (
+                f"{where}: the output differs from the README\n" + "\n".join(actual))
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=lambda b: f"line{b.line}")
+def test_python_block(block: Block):
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest("\n".join(block.lines), {}, f"README.md:{block.line}", str(README),
+                              block.line)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
