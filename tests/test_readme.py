@@ -162,3 +162,30 @@ def test_python_block(block: Block):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def _update() -> None:
+    """Rewrite the output of every exact (not abridged, not skipped) block from the program.
+
+    Run ``python tests/test_readme.py --update`` after a change of output, review the diff, and
+    commit it with the change; abridged blocks are left as they are (they are checked, not
+    rewritten).
+    """
+    import tempfile
+
+    text = README.read_text(encoding="utf-8").splitlines()
+    for block in reversed(SHELL):
+        if block.abridged or block.not_run:
+            continue
+        new_lines = []
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "examples").symlink_to(ROOT / "examples")
+            for command, _ in _sessions(block):
+                new_lines.append(f"$ {command}")
+                new_lines += _run(command, Path(folder)).stdout.rstrip("\n").splitlines()
+        text[block.line:block.line + len(block.lines)] = new_lines
+    README.write_text("\n".join(text) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
+    _update()
