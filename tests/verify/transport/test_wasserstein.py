@@ -1,4 +1,5 @@
-"""Tests of pufferfish.verify.transport.wasserstein (002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
+"""Tests of the Wasserstein modules of pufferfish.verify.transport (w_infinity, trimmed, parameter,
+wasserstein, epsilon_delta, groups, queries; 002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
 the flu example, Appendix A.4) and of the ``wasserstein`` subcommand."""
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ from pufferfish.models.files.pufferfish_file import load_model
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.cli.main import _Parser, _common
 from pufferfish.cli import wasserstein as wasserstein_command
-from pufferfish.verify.transport.wasserstein import (HalfLine, WInfinityResult, dependence_groups,
-                                flu_all_individuals_system, flu_conditionals, flu_model,
-                                group_sensitivity, groups_mutually_independent, parse_query,
-                                trimmed_w_infinity, verify_epsilon_delta_mechanism,
-                                verify_wasserstein_mechanism, w_infinity, w_infinity_by_max_flow,
-                                wasserstein_mechanism, wasserstein_parameter)
+from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
+                                                        flu_conditionals, flu_model)
+from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
+from pufferfish.verify.transport.groups import (dependence_groups, group_sensitivity,
+                                                groups_mutually_independent)
+from pufferfish.verify.transport.parameter import wasserstein_parameter
+from pufferfish.verify.transport.queries import parse_query
+from pufferfish.verify.transport.trimmed import trimmed_w_infinity
+from pufferfish.verify.transport.w_infinity import (HalfLine, WInfinityResult, w_infinity,
+                                                    w_infinity_by_max_flow)
+from pufferfish.verify.transport.wasserstein import (verify_wasserstein_mechanism,
+                                                     wasserstein_mechanism)
 
 EXAMPLES = example_path("quickstart.json").parent
 
