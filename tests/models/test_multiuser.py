@@ -15,11 +15,13 @@ from pufferfish.examples import example_path
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.multiuser import (MultiUserModel, User, UserSecret, bernoulli, conditional,
-                              naive_sum_distribution, others_sum, paper_bernoulli_model,
-                              paper_distribution_model, paper_table2_users, paper_table3,
-                              paper_value_model, sum_distribution)
+                                         naive_sum_distribution, others_sum, sum_distribution)
 from pufferfish.models.files.multiuser_file import (dump_multiuser_model, load_multiuser_model,
                                    multiuser_model_to_dict, parse_multiuser_model)
+from pufferfish.proofs_check.paper_001.instances import (paper_bernoulli_model,
+                                                        paper_distribution_model,
+                                                        paper_table2_users, paper_table3,
+                                                        paper_value_model)
 
 EXAMPLES = example_path("quickstart.json").parent
 
