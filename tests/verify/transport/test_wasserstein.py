@@ -259,3 +259,25 @@ def test_claims_of_paper_002_wasserstein():
         report = run_claims(claims_for(claim_id=claim_id))
         results = report.results if hasattr(report, "results") else report
         assert [r.status for r in results] == [status], claim_id
+
+
+def test_model_whose_pairs_are_all_vacuous_is_refused():
+    """Every secret pair has a secret of probability 0 under every prior: W = 0 would be reported
+    as a successful check of nothing, so the model is refused, the skipped pairs named."""
+    from pufferfish.models.distribution import Distribution
+    from pufferfish.models.model import PufferfishModel
+    from pufferfish.models.priors import TablePrior
+    from pufferfish.models.secrets import entry_pairs, entry_secrets
+    from pufferfish.models.universe import Universe
+    universe = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    prior = TablePrior("zero", Distribution({(0, 0): "1/2", (0, 1): "1/2"}))
+    pairs = [p for p in entry_pairs(universe) if p.first.name.startswith("x1")]
+    model = PufferfishModel(universe, {"zero": prior}, entry_secrets(universe), pairs)
+    query = parse_query("sum", universe)
+    for run in (lambda: wasserstein_parameter(model, query),
+                lambda: verify_wasserstein_mechanism(model, query, 1),
+                lambda: verify_epsilon_delta_mechanism(model, query, 1, Q(1, 4))):
+        with pytest.raises(ModelError, match="nothing to check") as error:
+            run()
+        assert error.value.path == "pairs" and "x1=1" in str(error.value)
+
