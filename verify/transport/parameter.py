@@ -38,7 +38,7 @@ from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.transport.laplace_level import conditional_query_distributions
-from pufferfish.verify.transport.trimmed import TrimmedWInfinity, trimmed_w_infinity
+from pufferfish.verify.transport.trimmed import TrimmedWInfinity, trimmed_mass, trimmed_w_infinity
 from pufferfish.verify.transport.w_infinity import WInfinityResult, w_infinity
 
 
@@ -97,7 +97,7 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
     Cost: the conditionals (one pass over each prior's support per secret) plus one ``W_∞`` per
     pair and prior.
     """
-    delta = exact(delta, "--delta")
+    delta = trimmed_mass(delta)
     distances: list[PairDistance] = []
     skipped: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()

@@ -79,6 +79,14 @@ class TrimmedWInfinity:
                 f"{fraction_str(self.value)}")
 
 
+def trimmed_mass(delta: object) -> Fraction:
+    """δ as an exact number in ``[0, 1)`` (:class:`ModelError` at ``--delta`` otherwise)."""
+    value = exact(delta, "--delta")
+    if not 0 <= value < 1:
+        raise ModelError(f"δ must be in [0, 1), got {fraction_str(value)}", "--delta")
+    return value
+
+
 def _candidates(first: Atoms, second: Atoms) -> list[Fraction]:
     return sorted({abs(a - b) for a, _ in first for b, _ in second})
 
@@ -90,9 +98,7 @@ def _flow_mass(first: Atoms, second: Atoms, distance: Fraction) -> Fraction:
 def trimmed_w_infinity(first: Mapping, second: Mapping, delta: Fraction) -> TrimmedWInfinity:
     """The (ε, δ) variant's distance for discrete distributions (Appendix A.4; module docstring)."""
     p1, p2 = atoms(first, "first"), atoms(second, "second")
-    delta = exact(delta, "delta")
-    if not 0 <= delta < 1:
-        raise ModelError(f"δ must be in [0, 1), got {fraction_str(delta)}", "--delta")
+    delta = trimmed_mass(delta)
     kept = 1 - delta
     candidates = _candidates(p1, p2)
     low, high = 0, len(candidates) - 1             # the largest candidate always couples fully

@@ -281,3 +281,11 @@ def test_model_whose_pairs_are_all_vacuous_is_refused():
             run()
         assert error.value.path == "pairs" and "x1=1" in str(error.value)
 
+
+
+@pytest.mark.parametrize("delta", [Q(1), Q(-1, 4), "x"])
+def test_delta_outside_zero_one_is_refused_before_any_work(delta):
+    model = flu_model()
+    with pytest.raises(ModelError) as error:
+        wasserstein_parameter(model, parse_query("sum", model.universe), delta)
+    assert error.value.path == "--delta"
