@@ -1,5 +1,5 @@
 """Benchmark: exact conditional distributions and calibration for multi-user systems
-(``001_3a97785a86d61e37.txt`` §3–4; :mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.multiuser.calibration`).
+(``001_3a97785a86d61e37.txt`` §3–4; :mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.multiuser`).
 
 Sizes: n users with values in {0, ..., 10} and random rational probabilities (denominators <= 60),
 presence 1 (marginal reading), one protected user with P and Q on {0..10}.  For each n the exact
@@ -24,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pufferfish.models.distribution import Distribution  # noqa: E402
 from pufferfish.models.multiuser import MultiUserModel, User, naive_sum_distribution, sum_distribution  # noqa: E402
 from pufferfish.verify.numerics.certified import parse_budget  # noqa: E402
-from pufferfish.verify.multiuser.calibration import calibrate, level_at, pair_conditionals  # noqa: E402
+from pufferfish.verify.multiuser.calibration import calibrate  # noqa: E402
+from pufferfish.verify.multiuser.levels import level_at  # noqa: E402
+from pufferfish.verify.multiuser.pairs import pair_conditionals  # noqa: E402
 
 NAIVE_MAX = 200
 

@@ -1,4 +1,4 @@
-"""Benchmark: exact W∞ and the certified Laplace-mixture supremum (pufferfish.verify.transport.wasserstein,
+"""Benchmark: exact W∞ and the certified Laplace-mixture supremum (pufferfish.verify.transport.w_infinity,
 pufferfish.verify.transport.laplace_level; ``002_e1f2e9a9937b8cda.txt`` §3).
 
 Run as ``.venv/bin/python benchmarks/bench_wasserstein.py`` from the repository root (never run by
@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 from scipy.optimize import linprog  # noqa: E402
 
 from pufferfish.verify.transport.laplace_level import laplace_mixture_sup_ratio  # noqa: E402
-from pufferfish.verify.transport.wasserstein import w_infinity, w_infinity_by_max_flow  # noqa: E402
+from pufferfish.verify.transport.w_infinity import w_infinity, w_infinity_by_max_flow  # noqa: E402
 
 
 def distribution(rng: random.Random, n: int) -> dict[Fraction, Fraction]:

@@ -50,18 +50,23 @@ multiplied in a balanced product tree using Kronecker substitution into exact ``
 multiplication cost, against ``O(n · N · s)`` big-number operations for repeated convolution
 (:func:`naive_sum_distribution`, kept as the independent cross-check and benchmark baseline).
 
-Example (Table 2 users 1–3 and user 4 reporting 5 or 3, Figure 1):
+The paper's own systems (Tables 2–3, Figures 1–8) are built in
+``pufferfish.proofs_check.paper_001.instances``.
 
->>> model = paper_value_model()
+Example (a fair coin beside a protected user reporting 5 or 3):
+
+>>> model = MultiUserModel((User("o", distribution=bernoulli(Fraction(1, 2))),
+...                         User("i", values=(Fraction(3), Fraction(5)),
+...                              value_pairs=((Fraction(5), Fraction(3)),))), ("i",))
 >>> first, second = conditional_pair(model, model.pairs("ab")[0])
->>> min(first.support), min(second.support)
-(Fraction(8, 1), Fraction(6, 1))
+>>> sorted(first.support), sorted(second.support)
+([Fraction(5, 1), Fraction(6, 1)], [Fraction(3, 1), Fraction(4, 1)])
 """
 
 from __future__ import annotations
 
 import decimal
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
@@ -69,7 +74,7 @@ from math import gcd, lcm
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
-from pufferfish.models.numbers import exact, fraction_str, probability
+from pufferfish.models.numbers import fraction_str, probability
 
 PAIR_SETS = ("ab", "a-absent", "P-absent", "PQ")
 """The four secret pair sets of §4: 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q}."""
@@ -388,56 +393,6 @@ def _unpack(value: decimal.Decimal, digits: int, length: int) -> list[int]:
     return [int(decimal.Decimal(text[end - (k + 1) * digits:end - k * digits])) for k in range(length)]
 
 
-# ------------------------------------------------------------------------------------------------
-# the paper's examples (§4, Tables 2–3, Figures 1–4 and 6–8)
-# ------------------------------------------------------------------------------------------------
-
-def _dist(values: Mapping) -> Distribution:
-    return Distribution({exact(v, "values"): p for v, p in values.items()}, "distribution")
-
-
-def paper_table2_users() -> tuple[User, User, User]:
-    """Table 2: users 1–3 on {1, ..., 5}, always present (the paper gives no ζ for them)."""
-    rows = {"u1": ["0.01", "0.04", "0.1", "0.2", "0.65"],
-            "u2": ["0.7", "0.2", "0.05", "0.04", "0.01"],
-            "u3": ["0.2", "0.2", "0.2", "0.2", "0.2"]}
-    return tuple(User(name, Fraction(1), _dist({k + 1: p for k, p in enumerate(row)}))
-                 for name, row in rows.items())
-
-
-def paper_table3() -> tuple[Distribution, Distribution]:
-    """Table 3: ``P_4 = (0.4, 0.1, 0, 0.1, 0.4)`` and ``Q_4 = (0, 0.05, 0.9, 0.05, 0)`` on {1..5}."""
-    return (_dist({1: "0.4", 2: "0.1", 3: "0", 4: "0.1", 5: "0.4"}),
-            _dist({1: "0", 2: "0.05", 3: "0.9", 4: "0.05", 5: "0"}))
-
-
-def paper_value_model(presence: Fraction = Fraction(1, 2)) -> MultiUserModel:
-    """Figures 1–2: Table 2 plus user 4 with value secrets ``a_4 = 5``, ``b_4 = 3`` (𝕊_{a,b}) and
-    ``a_4 = 5`` vs absent (𝕊_{a,⊥}).  The paper gives no ``ζ_4``; it must be in (0, 1) for the
-    pair with ``s_{⊥_4}`` to constrain anything, so ``presence`` defaults to 1/2."""
-    user4 = User("u4", presence, None, None, (Fraction(3), Fraction(5)),
-                 ((Fraction(5), Fraction(3)),), (Fraction(5),))
-    return MultiUserModel(paper_table2_users() + (user4,), ("u4",), "marginal",
-                          "Table 2 users 1-3; user 4 reports 5 or 3, or is absent (Figures 1-2)")
-
-
-def paper_distribution_model(presence: Fraction = Fraction(1, 2)) -> MultiUserModel:
-    """Figures 3, 4 and 6: Table 2 plus user 4 with ``P_4`` and ``Q_4`` of Table 3."""
-    p4, q4 = paper_table3()
-    user4 = User("u4", presence, p4, q4, tuple(Fraction(k) for k in range(1, 6)))
-    return MultiUserModel(paper_table2_users() + (user4,), ("u4",), "marginal",
-                          "Table 2 users 1-3; user 4 with P4 or Q4 of Table 3 (Figures 3, 4, 6)")
-
-
-def paper_bernoulli_model(p: Fraction = Fraction(1, 5), q: Fraction = Fraction(9, 10),
-                          presence: Fraction = Fraction(1, 2)) -> MultiUserModel:
-    """Figures 7–8: Table 2 plus a Bernoulli user 4, ``P_4 = Bernoulli(0.2)``,
-    ``Q_4 = Bernoulli(0.9)``."""
-    user4 = User("u4", presence, bernoulli(p), bernoulli(q), (Fraction(0), Fraction(1)))
-    return MultiUserModel(paper_table2_users() + (user4,), ("u4",), "marginal",
-                          "Table 2 users 1-3; user 4 Bernoulli(0.2) or Bernoulli(0.9) (Figures 7-8)")
-
-
 def bernoulli(p: Fraction) -> Distribution:
     """``Pr(D = 1) = p``, ``Pr(D = 0) = 1 − p`` on the Fraction values 0 and 1."""
     p = probability(p, "p")
@@ -461,6 +416,5 @@ def lattice_step(values: Iterable[Fraction]) -> Fraction:
 
 __all__ = ["PAIR_SETS", "OTHERS_POLICIES", "User", "UserSecret", "UserSecretPair",
            "MultiUserModel", "others_sum", "conditional", "conditional_pair", "shift",
-           "naive_sum_distribution", "sum_distribution", "paper_table2_users", "paper_table3",
-           "paper_value_model", "paper_distribution_model", "paper_bernoulli_model", "bernoulli",
-           "is_bernoulli", "lattice_step"]
+           "naive_sum_distribution", "sum_distribution", "bernoulli", "is_bernoulli",
+           "lattice_step"]

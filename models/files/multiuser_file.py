@@ -5,10 +5,13 @@ A multi-user model file describes the system of ``001_3a97785a86d61e37.txt`` §3
 ``distribution`` P (value -> probability; values of probability 0 may be listed and belong to
 the alphabet), optional ``alternative`` Q for 𝕊_{P,Q}, optional ``values`` (extra alphabet
 values), ``value_pairs`` (explicit 𝕊_{a,b} pairs) and ``present_values`` (explicit 𝕊_{a,⊥}
-values)); optional ``targets`` (the protected users, default all) and ``others`` (``marginal``,
-the default, or ``present``: the reading of the other users' absence).  Rationals are strings
+values)); optional ``targets`` (the protected users, a non-empty list; default all) and
+``others`` (``marginal``, the default, or ``present``: the reading of the other users' absence).  Rationals are strings
 (``"3/8"``, ``"0.125"``) or integers; floats are refused with a hint.  The JSON Schema is
-``models/multiuser_model.schema.json``; every error carries the JSON path of the offending value.
+``models/files/multiuser_model.schema.json``; every error carries the JSON path of the offending
+value.  A pair set that has no pair for a protected user (e.g. 𝕊_{P,Q} for a user without
+``alternative``) is refused when a calibration asks for it
+(:func:`pufferfish.verify.multiuser.pairs.require_pairs`), located at that user's entry.
 
 Example (``examples/multiuser_bernoulli.json``, Figures 7–8)::
 
@@ -50,9 +53,11 @@ def parse_multiuser_model(data: object) -> MultiUserModel:
         raise ModelError("a multi-user model file is a JSON object")
     if "multiuser_model" not in data:
         raise ModelError("missing the version key \"multiuser_model\": 1", "multiuser_model")
-    if data["multiuser_model"] != VERSION:
-        raise ModelError(f"unsupported multi-user model file version {data['multiuser_model']!r}; "
-                         f"this reader reads version {VERSION}", "multiuser_model")
+    version = data["multiuser_model"]
+    if type(version) is not int or version != VERSION:
+        raise ModelError(f"unsupported multi-user model file version {version!r}; this reader "
+                         f"reads version {VERSION} (write \"multiuser_model\": {VERSION})",
+                         "multiuser_model")
     check_schema(data, schema_validator(SCHEMA_PATH))
     users = []
     for k, raw in enumerate(data["users"]):
@@ -81,8 +86,19 @@ def parse_multiuser_model(data: object) -> MultiUserModel:
             raise ModelError("an alternative Q needs a distribution P", join_path(where, "alternative"))
         values |= {v for pair in (pairs or ()) for v in pair} | set(present or ())
         users.append(User(raw["name"], presence, dist, alt, tuple(sorted(values)), pairs, present))
-    return MultiUserModel(tuple(users), tuple(data.get("targets", ())),
-                          data.get("others", "marginal"), data.get("description", ""))
+    return MultiUserModel(tuple(users), _targets(data), data.get("others", "marginal"),
+                          data.get("description", ""))
+
+
+def _targets(data: dict) -> tuple[str, ...]:
+    """The protected users: ``()`` (every user) when ``targets`` is absent; an explicit list must
+    not be empty (the model checks that it names known users)."""
+    if "targets" not in data:
+        return ()
+    if not data["targets"]:
+        raise ModelError("the list of protected users is empty; name at least one user, or omit "
+                         "\"targets\" to protect every user", "targets")
+    return tuple(data["targets"])
 
 
 def _distribution(raw, path: str) -> tuple[Distribution | None, set]:

@@ -1,5 +1,7 @@
 """Claims of ``001_3a97785a86d61e37.txt`` §2–4 and Appendix A, checked with
-:mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.transport.kantorovich` and :mod:`pufferfish.verify.multiuser.calibration`.
+:mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.transport.kantorovich` and the modules of
+:mod:`pufferfish.verify.multiuser` (``pairs``, ``thetas``, ``levels``, ``relaxed``, ``calibration``).
+The paper's own systems (Tables 2–3) are in :mod:`pufferfish.proofs_check.paper_001.instances`.
 
 ================================  ==============================================================
 ``001.prop1.kantorovich``         Proposition 1: θ = (largest transported distance)/ε attains ε
@@ -44,9 +46,11 @@ from pufferfish.models.multiuser import (MultiUserModel, User, bernoulli, condit
 from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.verify.multiuser.calibration import (calibrator_theta, check_theta, eq13_theta, eq15_theta,
-                                          lemma2_psi_min, lemma2_theta, pair_conditionals,
-                                          relaxed_condition)
+from pufferfish.verify.multiuser.calibration import calibrator_theta
+from pufferfish.verify.multiuser.levels import check_theta
+from pufferfish.verify.multiuser.pairs import pair_conditionals
+from pufferfish.verify.multiuser.relaxed import relaxed_condition
+from pufferfish.verify.multiuser.thetas import eq13_theta, eq15_theta, lemma2_psi_min, lemma2_theta
 from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 
 PAPER = "001_3a97785a86d61e37.txt"

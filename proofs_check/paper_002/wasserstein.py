@@ -1,5 +1,7 @@
 """Claims of ``002_e1f2e9a9937b8cda.txt`` §3 and Appendix A (Wang, Song, Chaudhuri — the
-Wasserstein mechanism), checked with :mod:`pufferfish.verify.transport.wasserstein` and :mod:`pufferfish.verify.transport.laplace_level`.
+Wasserstein mechanism), checked with the modules of :mod:`pufferfish.verify.transport`
+(``w_infinity``, ``trimmed``, ``parameter``, ``wasserstein``, ``epsilon_delta``, ``groups``,
+``laplace_level``); the flu example of §3 is in :mod:`pufferfish.proofs_check.paper_002.instances`.
 
 =================================  ===========================================================
 ``002.thm3.2.private``             Theorem 3.2: ``F + Lap(W/ε)`` is ε-Pufferfish (the certified
@@ -40,12 +42,16 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
+                                                        flu_conditionals, flu_model)
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
-from pufferfish.verify.transport.wasserstein import (dependence_groups, flu_all_individuals_system, flu_conditionals,
-                                flu_model, group_sensitivity, groups_mutually_independent,
-                                parse_query, verify_epsilon_delta_mechanism,
-                                verify_wasserstein_mechanism, w_infinity, w_infinity_by_max_flow,
-                                wasserstein_parameter)
+from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
+from pufferfish.verify.transport.groups import (dependence_groups, group_sensitivity,
+                                                groups_mutually_independent)
+from pufferfish.verify.transport.parameter import wasserstein_parameter
+from pufferfish.verify.transport.queries import parse_query
+from pufferfish.verify.transport.w_infinity import w_infinity, w_infinity_by_max_flow
+from pufferfish.verify.transport.wasserstein import verify_wasserstein_mechanism
 
 PAPER = "002_e1f2e9a9937b8cda.txt"
 
@@ -350,7 +356,7 @@ _claim("002.flu.realizable", "§3, flu example",
 _claim("002.thmA8.epsilon_delta", "Appendix A.4, Definition A.7, Theorem A.8",
        "F(D) + Lap(W_δ/ε), W_δ = sup inf over trims of mass δ of W∞ of the renormalized rest, is "
        "(ε, δ)-Pufferfish private: P(M ∈ S|s_i) <= e^ε P(M ∈ S|s_j) + δ for every set S (atoms "
-       "trimmed fractionally, see pufferfish.verify.transport.wasserstein).", theorem_a8_instances, _check_theorem_a8)
+       "trimmed fractionally, see pufferfish.verify.transport.trimmed).", theorem_a8_instances, _check_theorem_a8)
 _claim("002.winf.comonotone", "§3, Definition 3.1",
        "On the line, the comonotone (north-west-corner) coupling attains W∞; its value equals an "
        "exact max-flow computation and its certificates verify.", coupling_instances,

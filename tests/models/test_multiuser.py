@@ -15,11 +15,13 @@ from pufferfish.examples import example_path
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.multiuser import (MultiUserModel, User, UserSecret, bernoulli, conditional,
-                              naive_sum_distribution, others_sum, paper_bernoulli_model,
-                              paper_distribution_model, paper_table2_users, paper_table3,
-                              paper_value_model, sum_distribution)
+                                         naive_sum_distribution, others_sum, sum_distribution)
 from pufferfish.models.files.multiuser_file import (dump_multiuser_model, load_multiuser_model,
                                    multiuser_model_to_dict, parse_multiuser_model)
+from pufferfish.proofs_check.paper_001.instances import (paper_bernoulli_model,
+                                                        paper_distribution_model,
+                                                        paper_table2_users, paper_table3,
+                                                        paper_value_model)
 
 EXAMPLES = example_path("quickstart.json").parent
 
@@ -150,3 +152,39 @@ def test_file_errors_carry_json_paths(data, path):
     with pytest.raises(ModelError) as error:
         parse_multiuser_model(json.loads(json.dumps(data)))
     assert error.value.path == path
+
+
+_USER = {"name": "a", "distribution": {"1": 1}}
+
+
+@pytest.mark.parametrize("data, path", [
+    ({"multiuser_model": 1.0, "users": [_USER]}, "multiuser_model"),
+    ({"multiuser_model": True, "users": [_USER]}, "multiuser_model"),
+    ({"multiuser_model": 1, "users": [_USER], "targets": []}, "targets"),
+    ({"multiuser_model": 1, "users": [{**_USER, "presence": 0.5}]}, "users.0.presence"),
+    ({"multiuser_model": 1, "users": [{**_USER, "presence": 1e400}]}, "users.0.presence"),
+    ({"multiuser_model": 1, "users": [{**_USER, "values": [0.25]}]}, "users.0.values.0"),
+    ({"multiuser_model": 1, "users": [{**_USER, "value_pairs": [[1, 0.5]]}]},
+     "users.0.value_pairs.0.1"),
+    ({"multiuser_model": 1, "users": [{**_USER, "present_values": [0.5]}]},
+     "users.0.present_values.0"),
+    ({"multiuser_model": 1, "users": [{"name": "a", "distribution": {"1": "1/2", "1.0": "1/2"}}]},
+     "users.0.distribution.1.0"),
+    ({"multiuser_model": 1, "users": [{"name": "a", "distribution": {"x": "1"}}]},
+     "users.0.distribution.x"),
+    ({"multiuser_model": 1, "users": [_USER, {**_USER, "alternative": {"1": 1}, "name": "b",
+                                              "distribution": None}]}, "users.1.distribution"),
+])
+def test_bad_input_is_refused_with_located_messages(data, path):
+    """Floats (even 1.0 as the version, and 1e400, which JSON decodes to infinity), an empty
+    target list (it used to mean "every user" silently), repeated values and non-numbers."""
+    with pytest.raises(ModelError) as error:
+        parse_multiuser_model(json.loads(json.dumps(data)))
+    assert error.value.path == path
+
+
+def test_float_refusal_gives_a_hint():
+    data = {"multiuser_model": 1, "users": [{"name": "a", "presence": 0.5,
+                                            "distribution": {"1": 1}}]}
+    with pytest.raises(ModelError, match='"0.5".*"1/2"'):
+        parse_multiuser_model(data)

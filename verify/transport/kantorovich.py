@@ -7,7 +7,7 @@ Definitions.  For finite distributions ``μ, ν`` on the rationals with cdfs ``F
 * the **comonotone (north-west-corner) coupling** ``π*`` — equation (6),
   ``π*((−∞, x] × (−∞, x']) = min{F_μ(x), F_ν(x')}`` — pairs the ``u``-quantiles of μ and ν for
   every level ``u``; it is optimal for ``W_1`` (and every ``W_p``, p = ∞ included).  The coupling
-  itself is :func:`pufferfish.verify.transport.wasserstein.comonotone_coupling` (reused, not duplicated);
+  itself is :func:`pufferfish.verify.transport.couplings.comonotone_coupling` (shared with W∞);
 * ``W_1(μ, ν) = Σ π*(x, x') |x − x'|`` (cross-checked by ``∫ |F_μ − F_ν|``, :func:`w1_by_cdf`);
 * the **largest transported distance** ``sup_{(x,x') ∈ supp(π*)} |x − x'|`` of Proposition 1
   (equation (5)), which equals ``W_∞(μ, ν)``;
@@ -56,7 +56,8 @@ from fractions import Fraction
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.multiuser import lattice_step
 from pufferfish.models.numbers import fraction_str
-from pufferfish.verify.transport.wasserstein import Atoms, Coupling, atoms, comonotone_coupling, verify_coupling
+from pufferfish.verify.transport.couplings import (Atoms, Coupling, atoms, comonotone_coupling,
+                                                   verify_coupling)
 
 DEFAULT_MAX_POINTS = 2_000_000
 """Largest lattice on which Δ* is tabulated."""

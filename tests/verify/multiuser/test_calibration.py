@@ -14,15 +14,19 @@ import pytest
 
 from pufferfish.examples import example_path
 from pufferfish.models.errors import ModelError, UnsupportedError
-from pufferfish.models.multiuser import (bernoulli, paper_bernoulli_model,
-                              paper_distribution_model, paper_table3, paper_value_model)
+from pufferfish.models.multiuser import bernoulli
+from pufferfish.proofs_check.paper_001.instances import (paper_bernoulli_model,
+                                                        paper_distribution_model, paper_table3,
+                                                        paper_value_model)
 from pufferfish.cli import multiuser as multiuser_command
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.cli.main import _Parser, _common
-from pufferfish.verify.multiuser.calibration import (calibrate, check_theta, eq13_polynomial,
-                                          eq13_theta, eq15_theta, exp_sum_sign, lemma2_psi_min,
-                                          lemma2_theta, level_at, minimal_theta, pair_conditionals,
-                                          relaxed_condition)
+from pufferfish.verify.multiuser.calibration import calibrate
+from pufferfish.verify.multiuser.levels import check_theta, level_at, minimal_theta
+from pufferfish.verify.multiuser.pairs import pair_conditionals
+from pufferfish.verify.multiuser.relaxed import exp_sum_sign, relaxed_condition
+from pufferfish.verify.multiuser.thetas import (eq13_polynomial, eq13_theta, eq15_theta,
+                                                lemma2_psi_min, lemma2_theta)
 
 EXAMPLES = example_path("quickstart.json").parent
 ONE = parse_budget("1")

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.verify.transport.kantorovich import (cdf_table, delta_star, delta_star_brute_force, transport_plan,
                               w1_by_cdf)
-from pufferfish.verify.transport.wasserstein import w_infinity
+from pufferfish.verify.transport.w_infinity import w_infinity
 
 TABLE4_I = {1: Q("0.2"), 2: Q("0.225"), 3: Q("0.5"), 4: Q("0.075"), 5: Q(0)}
 TABLE4_J = {1: Q(0), 2: Q("0.075"), 3: Q("0.5"), 4: Q("0.225"), 5: Q("0.2")}

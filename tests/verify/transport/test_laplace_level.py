@@ -21,7 +21,7 @@ from pufferfish.models.mechanisms import Query
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.transport.laplace_level import (laplace_mixture_hockey_stick, laplace_mixture_sup_ratio,
                                     laplace_pufferfish_level)
-from pufferfish.verify.transport.wasserstein import flu_conditionals, flu_model
+from pufferfish.proofs_check.paper_002.instances import flu_conditionals, flu_model
 
 
 def density(measure, scale, w):

@@ -1,4 +1,5 @@
-"""Tests of pufferfish.verify.transport.wasserstein (002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
+"""Tests of the Wasserstein modules of pufferfish.verify.transport (w_infinity, trimmed, parameter,
+wasserstein, epsilon_delta, groups, queries; 002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
 the flu example, Appendix A.4) and of the ``wasserstein`` subcommand."""
 
 from __future__ import annotations
@@ -20,12 +21,18 @@ from pufferfish.models.files.pufferfish_file import load_model
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.cli.main import _Parser, _common
 from pufferfish.cli import wasserstein as wasserstein_command
-from pufferfish.verify.transport.wasserstein import (HalfLine, WInfinityResult, dependence_groups,
-                                flu_all_individuals_system, flu_conditionals, flu_model,
-                                group_sensitivity, groups_mutually_independent, parse_query,
-                                trimmed_w_infinity, verify_epsilon_delta_mechanism,
-                                verify_wasserstein_mechanism, w_infinity, w_infinity_by_max_flow,
-                                wasserstein_mechanism, wasserstein_parameter)
+from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
+                                                        flu_conditionals, flu_model)
+from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
+from pufferfish.verify.transport.groups import (dependence_groups, group_sensitivity,
+                                                groups_mutually_independent)
+from pufferfish.verify.transport.parameter import wasserstein_parameter
+from pufferfish.verify.transport.queries import parse_query
+from pufferfish.verify.transport.trimmed import trimmed_w_infinity
+from pufferfish.verify.transport.w_infinity import (HalfLine, WInfinityResult, w_infinity,
+                                                    w_infinity_by_max_flow)
+from pufferfish.verify.transport.wasserstein import (verify_wasserstein_mechanism,
+                                                     wasserstein_mechanism)
 
 EXAMPLES = example_path("quickstart.json").parent
 
@@ -252,3 +259,33 @@ def test_claims_of_paper_002_wasserstein():
         report = run_claims(claims_for(claim_id=claim_id))
         results = report.results if hasattr(report, "results") else report
         assert [r.status for r in results] == [status], claim_id
+
+
+def test_model_whose_pairs_are_all_vacuous_is_refused():
+    """Every secret pair has a secret of probability 0 under every prior: W = 0 would be reported
+    as a successful check of nothing, so the model is refused, the skipped pairs named."""
+    from pufferfish.models.distribution import Distribution
+    from pufferfish.models.model import PufferfishModel
+    from pufferfish.models.priors import TablePrior
+    from pufferfish.models.secrets import entry_pairs, entry_secrets
+    from pufferfish.models.universe import Universe
+    universe = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    prior = TablePrior("zero", Distribution({(0, 0): "1/2", (0, 1): "1/2"}))
+    pairs = [p for p in entry_pairs(universe) if p.first.name.startswith("x1")]
+    model = PufferfishModel(universe, {"zero": prior}, entry_secrets(universe), pairs)
+    query = parse_query("sum", universe)
+    for run in (lambda: wasserstein_parameter(model, query),
+                lambda: verify_wasserstein_mechanism(model, query, 1),
+                lambda: verify_epsilon_delta_mechanism(model, query, 1, Q(1, 4))):
+        with pytest.raises(ModelError, match="nothing to check") as error:
+            run()
+        assert error.value.path == "pairs" and "x1=1" in str(error.value)
+
+
+
+@pytest.mark.parametrize("delta", [Q(1), Q(-1, 4), "x"])
+def test_delta_outside_zero_one_is_refused_before_any_work(delta):
+    model = flu_model()
+    with pytest.raises(ModelError) as error:
+        wasserstein_parameter(model, parse_query("sum", model.universe), delta)
+    assert error.value.path == "--delta"
