@@ -23,7 +23,7 @@ Cost: ``O(|Θ| · d² · |joint|)`` exact operations after the joint tables, ``d
 values of ``X_i`` and ``|joint|`` the number of positive entries of a table.
 
 >>> from fractions import Fraction as F
->>> joint = {((0,), 0): F(3, 8), ((1,), 0): F(1, 8), ((0,), 1): F(1, 8), ((1,), 1): F(3, 8)}
+>>> joint = {(0, 0): F(3, 8), (1, 0): F(1, 8), (0, 1): F(1, 8), (1, 1): F(3, 8)}
 >>> result = max_influence_of_joints("x1", ("x2",), [("chain", joint, (0, 1))])
 >>> result.epsilon, result.witness.values, result.witness.target_values
 ('log(3)', (0, 1), (0,))
