@@ -31,8 +31,8 @@ from pufferfish.models.bayesnet import Node
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, Ratio, fraction_str
 from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_budget
-from pufferfish.verify.numerics.intervals import (interval_context, log_interval, rational_interval,
-                                                  round_out)
+from pufferfish.verify.numerics.intervals import (float_down, float_up, interval_context,
+                                                  log_interval, rational_interval, round_out)
 from pufferfish.verify.quilts.markov_quilts import ChainQuilt, Quilt
 
 SCORE_BITS = 96
@@ -109,11 +109,22 @@ def score_of_interval(card: int, influence, budget: Budget,
 
 
 def score_from_log_interval(card: int, log_lo: float, log_hi: float, budget: Budget) -> ScoreInterval:
-    """Certified ``card/(ε − e)`` for ``e ∈ [log_lo, log_hi]`` (floats; ``inf`` allowed)."""
+    """Certified ``card/(ε − e)`` for ``e ∈ [log_lo, log_hi]`` (floats; ``inf`` allowed).
+
+    A rational ε needs no interval arithmetic: floats are exact rationals, so both ends are
+    computed exactly and rounded outward (``O(1)`` fraction operations); ``ε = log(r)`` goes
+    through :func:`score_of_interval`.
+    """
     if card == 0:
         return ScoreInterval(0, 0.0, 0.0)
     if log_hi == math.inf:
         return ScoreInterval(card, math.inf, math.inf)
+    if budget.epsilon is not None:
+        smallest_gap = budget.epsilon - Fraction(log_hi)
+        if smallest_gap <= 0:
+            return ScoreInterval(card, math.inf, math.inf)
+        largest_gap = budget.epsilon - Fraction(log_lo)
+        return ScoreInterval(card, float_down(card / largest_gap), float_up(card / smallest_gap))
     return score_of_interval(card, interval_context(SCORE_BITS).mpf([log_lo, log_hi]), budget)
 
 
