@@ -1,4 +1,5 @@
-"""Plots of a(b)-influence curves (matplotlib, Agg backend; PNG or SVG by file extension).
+"""Plots of a(b)-influence curves (matplotlib, Agg backend, imported when a plot is drawn; PNG or
+SVG by file extension).
 
 Source: ``000_65109fe28ca61d17.txt`` §6.3, Figure 2: (a) binary Markov chains of Example 6.1,
 (b) truncated Gaussian priors of Example 6.2 with ``ℓ ∈ {0.5, 1, 2, 3, 5}``, ``γ = 5``, ``δ = 0.1``.
@@ -13,19 +14,14 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from pufferfish.models.distribution import Distribution  # noqa: E402
-from pufferfish.models.errors import ModelError  # noqa: E402
-from pufferfish.models.model import PufferfishModel  # noqa: E402
-from pufferfish.models.numbers import INFINITY  # noqa: E402
-from pufferfish.models.priors import MarkovPrior  # noqa: E402
-from pufferfish.models.secrets import entry_pairs  # noqa: E402
-from pufferfish.models.universe import Universe  # noqa: E402
-from pufferfish.verify.numerics.certified import log_bounds  # noqa: E402
+from pufferfish.models.distribution import Distribution
+from pufferfish.models.errors import ModelError
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import INFINITY
+from pufferfish.models.priors import MarkovPrior
+from pufferfish.models.secrets import entry_pairs
+from pufferfish.models.universe import Universe
+from pufferfish.verify.numerics.intervals import log_enclosure
 
 FIGURE_2A_CHAINS: tuple[tuple[Fraction, Fraction], ...] = (
     (Fraction(1, 2), Fraction(1, 2)), (Fraction(3, 5), Fraction(7, 10)),
@@ -55,7 +51,7 @@ def binary_chain_model(p: Fraction, q: Fraction, length: int) -> PufferfishModel
 
 
 def _mid(ratio) -> float:
-    low, high = log_bounds(ratio)
+    low, high = log_enclosure(ratio)
     return (low + high) / 2
 
 
@@ -64,6 +60,9 @@ def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], pa
     """Draw ``(label, b values, a values)`` series to ``path`` (format from the extension)."""
     if not str(path).lower().endswith((".png", ".svg", ".pdf")):
         raise ModelError("the plot file must end in .png, .svg or .pdf", "--plot")
+    import matplotlib          # imported here: loading the claims needs no plotting library
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 4))
     for label, bs, values in series:
         pts = [(b, v) for b, v in zip(bs, values) if math.isfinite(v)]

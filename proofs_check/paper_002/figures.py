@@ -3,7 +3,7 @@
 Both compare the Markov Quilt Mechanism with the inferential-privacy algorithm of [11]
 (Appendix B.10) on binary chains ``P = [[p0, 1−p0], [1−p1, p1]]`` of length ``T = 100`` releasing
 the sum ``S`` (1-Lipschitz).  All numbers here are **numerical** (float search, numpy inverse),
-for plotting; the certified values come from :mod:`pufferfish.verify.quilts.mqm`.
+for plotting; the certified values come from :mod:`pufferfish.verify.quilts.chain_search`.
 
 * **Figure 1** (§5): for ``ℓ`` from 0.1 to 0.4 and ``u = 1 − ℓ``, ``Θ = [ℓ, u]``; as in §5 the noise
   of each method is the maximum over a grid of ``θ = (p0, p1) ∈ Θ`` (9 × 9 points including the
@@ -40,8 +40,10 @@ import numpy as np
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import exact, fraction_str
-from pufferfish.verify.quilts.mqm import (ChainFamily, eigengap_interval, gk16_gamma_ratio, gk16_noise,
-                        histogram_mechanism, mqm_sigma_numerical)
+from pufferfish.models.chain_family import ChainFamily, eigengap_interval
+from pufferfish.verify.quilts.chain_search import mqm_sigma_numerical
+from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio, gk16_noise
+from pufferfish.verify.quilts.histogram import histogram_mechanism
 from pufferfish.verify.report import Progress
 
 EPSILONS = (1, 5, 10)

@@ -45,6 +45,7 @@ The tests check this against :func:`pufferfish.verify.influence.curves.pair_curv
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,6 +56,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio
 from pufferfish.models.priors import MarkovPrior
 from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.verify.numerics.intervals import UNIT_ROUNDOFF, dot_error_factor
 from pufferfish.verify.influence.curves import (InfluenceCurve, InfluencePoint, ProgressCallback, combine_pairs,
                               directed_pairs)
 from pufferfish.verify.privacy.pufferfish import ratio_key
@@ -418,6 +420,19 @@ def _no_nan(array):
     return np.where(np.isnan(array), -np.inf, array)
 
 
+def float_log_error(t: int, k: int) -> float:
+    """Bound on ``|log(computed) − log(exact)|`` for one table entry after ``t`` nonnegative
+    matrix products of size ``k`` (module docstring): ``η = ((1+u)(1+γ_{k+1}))^{t+1} − 1`` gives
+    ``−log(1−η)``, plus a few ulps of a logarithm of magnitude at most 745.  ``O(1)``.
+
+    >>> 0 < float_log_error(10, 2) < 1e-12
+    True
+    """
+    gamma = dot_error_factor(k) / 2          # γ_{k+1}
+    eta = ((1 + UNIT_ROUNDOFF) * (1 + gamma)) ** (t + 1) - 1
+    return -math.log1p(-eta) + 4 * UNIT_ROUNDOFF * 800
+
+
 def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurveBounds:
     """Certified ``[lower, upper]`` on the a(b)-influence curve of single-entry secrets
     ``X_i = x`` vs ``X_i = x'`` for a family of homogeneous chains started stationary, in float64
@@ -437,7 +452,7 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
     utility); ``b = T`` (``a = 0``) is always included.
 
     Rounding: ``P^d`` is computed by repeated multiplication, so each entry is within relative
-    ``((1+u)(1+γ_{k+1}))^d − 1`` of the exact value (the bound of :func:`pufferfish.verify.quilts.mqm._margin`, which
+    ``((1+u)(1+γ_{k+1}))^d − 1`` of the exact value (the bound of :func:`float_log_error`, which
     also covers the rounding of ``log``); the enclosure is the float value ± twice the sum of the
     six terms' bounds.  Zero patterns are checked against exact boolean reachability (an underflow
     raises ``ArithmeticError`` rather than giving a wrong infinity).
@@ -446,8 +461,6 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
     and ``O(T b k² |Θ|)`` for each ``b > (T−1)/2``.
     """
     import numpy as np
-
-    from pufferfish.verify.quilts.mqm import _margin
 
     chains = list(chains)
     if not chains:
@@ -513,7 +526,7 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
         # windows d_L = 1..b, d_R = b + 1 − d_L; value[w, x, x'] = max over members
         value = _member_max([np.stack([logL[d] + logF[b + 1 - d] for d in range(1, b + 1)])
                              for _, logL, logF, _ in tables], tables)
-        margin = 2 * (4 * _margin(b, k) + 2 * _margin(0, k))
+        margin = 2 * (4 * float_log_error(b, k) + 2 * float_log_error(0, k))
         if b <= interior:
             # an interior position exists and no position near the ends does worse (step 4)
             best_window = value.argmin(axis=0)

@@ -3,7 +3,8 @@
 Source: ``000_65109fe28ca61d17.txt`` §6.1 Definition 6 and §6.2 Definition 7.
 
 * **Max-influence** (Definition 6):
-  ``e_Θ(X_A | X_i) = sup_θ max_{a,b,x_A} log Pr(X_A = x_A | X_i = a, θ) / Pr(X_A = x_A | X_i = b, θ)``.
+  ``e_Θ(X_A | X_i) = sup_θ max_{a,b,x_A} log Pr(X_A = x_A | X_i = a, θ) / Pr(X_A = x_A | X_i = b, θ)``
+  (:func:`max_influence`; computed by :mod:`pufferfish.verify.influence.max_influence`).
 * **Leakage through L** (Definition 7): for an ordered secret pair ``(s_i, s_j)`` and a set
   ``L`` of entries (attribute indices), ``a†(L) = sup_θ max_{D_L} log Pr[Data_L = D_L | s_i, θ] /
   Pr[Data_L = D_L | s_j, θ]``.  Max-influence is ``a†`` for the pairs "X_i = a" vs "X_i = b".
@@ -52,6 +53,7 @@ from pufferfish.models.mechanisms import jsonable_output
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
+from pufferfish.verify.influence.max_influence import MaxInfluence, max_influence_of_joints
 from pufferfish.verify.privacy.pufferfish import ratio_key
 from pufferfish.verify.privacy.supports import prior_supports
 
@@ -167,30 +169,6 @@ class InfluenceCurve:
                                               if p.max_ratio not in (INFINITY, 1) else "")
                  for p in self.points]
         return f"a(b)-influence curve ({self.method}, |I| = {self.entries}): " + "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class MaxInfluence:
-    """``e_Θ(X_A | X_i)`` (Definition 6) with the values ``a, b, x_A`` and prior attaining it."""
-
-    source: int
-    target: tuple[int, ...]
-    max_ratio: Ratio
-    witness: LeakageThrough | None
-
-    @property
-    def epsilon(self) -> str:
-        return epsilon_str(self.max_ratio)
-
-    def to_dict(self) -> dict:
-        return {"check": "max_influence", "source": self.source, "target": list(self.target),
-                "max_ratio": fraction_str(self.max_ratio), "epsilon": self.epsilon,
-                "epsilon_float": epsilon_float(self.max_ratio),
-                "witness": self.witness.to_dict() if self.witness else None}
-
-    def explain(self) -> str:
-        text = f"e(X_{list(self.target)} | X_{self.source}) = {self.epsilon}"
-        return text + (f"; {self.witness.explain()}" if self.witness else "")
 
 
 # --------------------------------------------------------------------------------------------
@@ -328,27 +306,27 @@ def max_influence(model: PufferfishModel, target: Iterable[int | str], source: i
                   max_datasets: int = DEFAULT_MAX_DATASETS) -> MaxInfluence:
     """``e_Θ(X_A | X_i)`` of Definition 6 (``000_65109fe28ca61d17.txt`` §6.1), exactly.
 
-    The maximum over ordered value pairs ``(a, b)`` of the source's domain of
-    ``a†_{(X_i=a, X_i=b)}(A)``; values of probability 0 under a prior are skipped for it.
+    Each finite prior's support is marginalised onto ``(X_A, X_i)`` and the maximum is taken by
+    :func:`pufferfish.verify.influence.max_influence.max_influence_of_joints` (the one
+    implementation of Definition 6, shared with the Markov Quilt Mechanism).  Cost
+    ``O(|Θ| · |support| + |Θ| d² |support|)``.
     """
+    if model.interval_families:
+        raise UnsupportedError("max-influence over interval families is not supported; "
+                               "use finite priors")
     (src,) = _indices(model, [source], "source")
     target_idx = _indices(model, target, "target")
     domain = model.universe.domains[src]
-    best: Ratio = Fraction(0)
-    witness = None
-    for a in domain:
-        for b in domain:
-            if a == b:
-                continue
-            first = Secret(f"{model.universe.attributes[src]}={a}",
-                           conditions=((src, frozenset([a])),))
-            second = Secret(f"{model.universe.attributes[src]}={b}",
-                            conditions=((src, frozenset([b])),))
-            result = leakage_through(model, first, second, target_idx, max_datasets)
-            if witness is None or ratio_key(result.max_ratio) > ratio_key(best):
-                best, witness = result.max_ratio, result
-    return MaxInfluence(src, target_idx, max(best, Fraction(1)) if best != INFINITY else best,
-                        witness)
+
+    def joints():
+        for name, support in prior_supports(model, max_datasets).items():
+            joint: dict = {}
+            for dataset, p in support:
+                key = tuple(dataset[t] for t in target_idx) + (dataset[src],)
+                joint[key] = joint.get(key, Fraction(0)) + p
+            yield name, joint, domain
+
+    return max_influence_of_joints(src, target_idx, joints())
 
 
 def directed_pairs(model: PufferfishModel, pairs: Sequence[SecretPair] | None = None

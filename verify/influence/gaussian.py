@@ -39,6 +39,9 @@ import numpy as np
 from pufferfish.models.errors import ModelError
 
 _DPS = 50
+_MP = mpmath.ctx_mp.MPContext()
+_MP.dps = _DPS
+"""A private mpmath context at 50 digits (mpmath's global precision is never changed)."""
 
 
 @dataclass(frozen=True)
@@ -83,22 +86,21 @@ class GaussianLeakage:
 
 
 def _mp(q: Fraction) -> mpmath.mpf:
-    return mpmath.mpf(q.numerator) / q.denominator
+    return _MP.mpf(q.numerator) / q.denominator
 
 
 def covariance(setting: GaussianSetting) -> mpmath.matrix:
     """``Σ_jk = exp(−(j−k)²/ℓ)`` at 50 digits."""
-    with mpmath.workdps(_DPS):
-        ell = _mp(setting.ell)
-        return mpmath.matrix([[mpmath.exp(-mpmath.mpf((j - k) ** 2) / ell)
-                               for k in range(setting.n)] for j in range(setting.n)])
+    ell = _mp(setting.ell)
+    return _MP.matrix([[_MP.exp(-_MP.mpf((j - k) ** 2) / ell)
+                           for k in range(setting.n)] for j in range(setting.n)])
 
 
 def _region_prob(lo, hi, mu, sigma):
     """``Pr[N(mu, sigma²) ∈ [lo, hi]]``, by upper tails above the mean (no cancellation to 0)."""
     if lo > mu:
-        return mpmath.ncdf((mu - lo) / sigma) - mpmath.ncdf((mu - hi) / sigma)
-    return mpmath.ncdf((hi - mu) / sigma) - mpmath.ncdf((lo - mu) / sigma)
+        return _MP.ncdf((mu - lo) / sigma) - _MP.ncdf((mu - hi) / sigma)
+    return _MP.ncdf((hi - mu) / sigma) - _MP.ncdf((lo - mu) / sigma)
 
 
 def leakage_through(setting: GaussianSetting, coordinate: int, low: Iterable[int],
@@ -108,37 +110,36 @@ def leakage_through(setting: GaussianSetting, coordinate: int, low: Iterable[int
     if coordinate in low:
         return GaussianLeakage(coordinate, low, math.inf, math.inf, 0.0, None)
     sig = sigma_matrix if sigma_matrix is not None else covariance(setting)
-    with mpmath.workdps(_DPS):
-        gamma, delta = _mp(setting.gamma), _mp(setting.delta)
-        var_i = sig[coordinate, coordinate]
-        if low:
-            s_ll = mpmath.matrix([[sig[a, b] for b in low] for a in low])
-            s_li = mpmath.matrix([sig[a, coordinate] for a in low])
-            w = mpmath.lu_solve(s_ll, s_li)
-            var = var_i - sum(s_li[k] * w[k] for k in range(len(low)))
-            mu_max = gamma * sum(abs(w[k]) for k in range(len(low)))
-        else:
-            var, mu_max = var_i, mpmath.mpf(0)
-        sigma = mpmath.sqrt(max(var, mpmath.mpf(10) ** (-40)))
-        rs = [-gamma + (2 * gamma - delta) * k / (grid - 1) for k in range(grid)]
-        marg = [mpmath.log(_region_prob(r, r + delta, 0, mpmath.sqrt(var_i))) for r in rs]
-        best, best_regions = -math.inf, None
-        for mu in ((mu_max, -mu_max) if mu_max else (mpmath.mpf(0),)):
-            h = np.array([float(mpmath.log(_region_prob(r, r + delta, mu, sigma)) - m)
-                          for r, m in zip(rs, marg)])
-            positions = np.array([float(r) for r in rs])
-            # max over (r, r') with |r - r'| >= delta of h(r) - h(r')
-            order = np.argsort(h)
-            for top in np.argsort(-h)[:grid]:
-                far = np.abs(positions[order] - positions[top]) >= float(delta) - 1e-12
-                if far.any():
-                    bottom = order[np.argmax(far)]
-                    value = h[top] - h[bottom]
-                    if value > best:
-                        best, best_regions = value, (float(positions[top]), float(positions[bottom]))
-                    break
-        return GaussianLeakage(coordinate, low, float(max(best, 0.0)), float(mu_max), float(sigma),
-                               best_regions)
+    gamma, delta = _mp(setting.gamma), _mp(setting.delta)
+    var_i = sig[coordinate, coordinate]
+    if low:
+        s_ll = _MP.matrix([[sig[a, b] for b in low] for a in low])
+        s_li = _MP.matrix([sig[a, coordinate] for a in low])
+        w = _MP.lu_solve(s_ll, s_li)
+        var = var_i - sum(s_li[k] * w[k] for k in range(len(low)))
+        mu_max = gamma * sum(abs(w[k]) for k in range(len(low)))
+    else:
+        var, mu_max = var_i, _MP.mpf(0)
+    sigma = _MP.sqrt(max(var, _MP.mpf(10) ** (-40)))
+    rs = [-gamma + (2 * gamma - delta) * k / (grid - 1) for k in range(grid)]
+    marg = [_MP.log(_region_prob(r, r + delta, 0, _MP.sqrt(var_i))) for r in rs]
+    best, best_regions = -math.inf, None
+    for mu in ((mu_max, -mu_max) if mu_max else (_MP.mpf(0),)):
+        h = np.array([float(_MP.log(_region_prob(r, r + delta, mu, sigma)) - m)
+                      for r, m in zip(rs, marg)])
+        positions = np.array([float(r) for r in rs])
+        # max over (r, r') with |r - r'| >= delta of h(r) - h(r')
+        order = np.argsort(h)
+        for top in np.argsort(-h)[:grid]:
+            far = np.abs(positions[order] - positions[top]) >= float(delta) - 1e-12
+            if far.any():
+                bottom = order[np.argmax(far)]
+                value = h[top] - h[bottom]
+                if value > best:
+                    best, best_regions = value, (float(positions[top]), float(positions[bottom]))
+                break
+    return GaussianLeakage(coordinate, low, float(max(best, 0.0)), float(mu_max), float(sigma),
+                           best_regions)
 
 
 def farthest_low(setting: GaussianSetting, coordinate: int, b: int) -> tuple[int, ...]:

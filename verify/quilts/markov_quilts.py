@@ -205,7 +205,7 @@ def quilt_independence_holds(net: BayesNet, quilt: Quilt) -> bool:
 
 @dataclass(frozen=True)
 class ChainQuilt:
-    """A Lemma B.2 quilt for node ``i`` of a chain ``1..T``.
+    """A Lemma B.2 quilt for node ``i`` of a chain ``1..T``, described by two distances.
 
     ``a`` is the distance to the left quilt node (``a = i`` means none: the imaginary ``X_0`` of
     Appendix B.8.2) and ``b`` to the right one (``b = T + 1 − i`` means none, ``X_{T+1}``), so
@@ -229,16 +229,27 @@ class ChainQuilt:
     def card_nearby(self) -> int:
         return self.a + self.b - 1
 
+    @property
+    def quilt_nodes(self) -> list[int]:
+        """``X_Q`` in increasing order: ``i − a`` and ``i + b`` where present (``O(1)``)."""
+        return [v for v in (self.i - self.a, self.i + self.b) if 1 <= v <= self.length]
+
+    @property
+    def nearby_range(self) -> range:
+        """``X_N`` as the interval of nodes ``i − a + 1 .. i + b − 1`` (``O(1)``)."""
+        return range(self.i - self.a + 1, self.i + self.b)
+
     def as_quilt(self) -> Quilt:
-        T, i, a, b = self.length, self.i, self.a, self.b
-        q = {v for v in (i - a, i + b) if 1 <= v <= T}
-        nearby = frozenset(range(i - a + 1, i + b))
-        return Quilt(i, frozenset(q), nearby, frozenset(range(1, T + 1)) - nearby - q)
+        """The partition as explicit node sets (Definition 4.2): ``O(T)`` — for small chains and
+        checks; :meth:`to_dict` and :meth:`label` describe the quilt in ``O(1)``."""
+        T = self.length
+        q = frozenset(self.quilt_nodes)
+        nearby = frozenset(self.nearby_range)
+        return Quilt(self.i, q, nearby, frozenset(range(1, T + 1)) - nearby - q)
 
     def to_dict(self) -> dict:
-        d = self.as_quilt()
         return {"node": self.i, "a": self.a, "b": self.b,
-                "quilt": sorted(d.quilt), "card_nearby": self.card_nearby}
+                "quilt": self.quilt_nodes, "card_nearby": self.card_nearby}
 
     def label(self) -> str:
         parts = []

@@ -15,7 +15,7 @@ constant 1.
   has certified upper bounds on ``a(b)`` (:func:`pufferfish.verify.influence.chains.stationary_chain_curve_bounds`),
   so the ε_DP used is at most the theorem's.
 * **MQM** — "the privacy budget is evenly divided across the m queries": each count is released
-  with the Markov Quilt Mechanism at ``ε_puffer/m`` (:func:`pufferfish.verify.quilts.mqm.mqm_chain_exact`, certified
+  with the Markov Quilt Mechanism at ``ε_puffer/m`` (:func:`pufferfish.verify.quilts.chain_search.mqm_chain_exact`, certified
   ``σ_max``), ``count + σ·Lap(1)``; the ranking sorts the noisy counts.
 * **Group DP-Exp** — the exponential top-K with ``ε_DP = ε_puffer/T``: group privacy with the group
   = the whole sequence (the curve point ``(b = T, a = 0)``).
@@ -39,7 +39,8 @@ import numpy as np
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.chains import ChainCurveBounds
-from pufferfish.verify.quilts.mqm import ChainFamily, mqm_chain_exact
+from pufferfish.models.chain_family import ChainFamily
+from pufferfish.verify.quilts.chain_search import mqm_chain_exact
 from pufferfish.verify.influence.mechanisms import pufferfish_exponential, pufferfish_laplace
 from pufferfish.verify.influence.translation import CurvePoint, LogValue, epsilon_dp_for
 

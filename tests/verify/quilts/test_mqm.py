@@ -17,11 +17,15 @@ import pytest
 
 from pufferfish.models.bayesnet import BayesNetFamily, MarkovChain
 from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.verify.quilts.mqm import (ChainFamily, chain_family_parameters, chain_influence_exact,
-                        exact_score, family_influence_exact, gk16_gamma_ratio, gk16_noise,
-                        interval_family, interval_parameters, max_influence, mqm_bayesnet,
-                        mqm_chain_approx, mqm_chain_exact, mqm_chain_exact_basic,
-                        mqm_sigma_numerical)
+from pufferfish.models.chain_family import (ChainFamily, binary_box_parameters, binary_grid_family,
+                                            chain_family_parameters)
+from pufferfish.verify.influence.max_influence import network_max_influence
+from pufferfish.verify.quilts.bayesnet_mqm import mqm_bayesnet
+from pufferfish.verify.quilts.chain_influence import chain_influence_exact, family_influence_exact
+from pufferfish.verify.quilts.chain_search import (mqm_chain_approx, mqm_chain_exact,
+                                                   mqm_chain_exact_basic, mqm_sigma_numerical)
+from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio, gk16_noise
+from pufferfish.verify.quilts.scores import exact_score
 from pufferfish.verify.quilts.markov_quilts import ChainQuilt, chain_quilts
 from pufferfish.proofs_check.paper_002.quilts import random_reversible, vstructure_family
 
@@ -37,7 +41,7 @@ def test_chain_influence_formula_matches_variable_elimination(chain):
     net = chain.to_bayesnet()
     for i in range(1, chain.length + 1):
         for q in chain_quilts(chain.length, i):
-            assert chain_influence_exact(chain, q)[0] == max_influence(net, i, q.as_quilt().quilt).ratio
+            assert chain_influence_exact(chain, q)[0] == network_max_influence(net, i, q.as_quilt().quilt).max_ratio
 
 
 def test_any_initial_is_the_supremum_over_starts():
@@ -105,11 +109,11 @@ def test_exact_score_is_certified():
     assert exact_score(3, F(3), parse_budget("log(3)")).infinite     # e = ε exactly: ∞
 
 
-def test_interval_parameters_section_5():
+def test_binary_box_parameters_section_5():
     """Θ = [ℓ, 1 − ℓ]: π_Θ = ℓ and g_Θ = 2ℓ (Lemma B.12 and λ₂ = p0 + p1 − 1)."""
-    assert interval_parameters(F(1, 10), F(9, 10)) == (F(1, 10), F(1, 5))
-    assert interval_parameters(F(3, 10), F(1, 2)) == (F(1, 2) / (F(6, 5)), F(3, 5))
-    fam = interval_family("1/5", "4/5", 10, "1/5")
+    assert binary_box_parameters(F(1, 10), F(9, 10)) == (F(1, 10), F(1, 5))
+    assert binary_box_parameters(F(3, 10), F(1, 2)) == (F(1, 2) / (F(6, 5)), F(3, 5))
+    fam = binary_grid_family("1/5", "4/5", 10, "1/5")
     assert len(fam.members) == 16 and fam.initial == "any"
 
 

@@ -22,9 +22,9 @@ from hypothesis import given, settings, strategies as st
 
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.errors import ModelError
-from pufferfish.verify.quilts.mqm import (ChainFamily, chain_family_parameters, eigengap_interval,
-                        expected_max_abs_laplace, harmonic_number, histogram_mechanism,
-                        state_histogram)
+from pufferfish.models.chain_family import ChainFamily, chain_family_parameters, eigengap_interval
+from pufferfish.verify.quilts.histogram import (expected_max_abs_laplace, harmonic_number,
+                                                histogram_mechanism, state_histogram)
 from pufferfish.proofs_check.paper_002.figures import figure4_data, generate_reversible_chain, make_figure4, sample_chains
 
 
@@ -183,7 +183,7 @@ def test_theorem_b9_check_on_a_small_instance_and_it_can_fail(monkeypatch):
     assert outcome.holds and "C = 4a" in outcome.detail
     # the group-DP noise σ = T/ε (Appendix A.2.1) grows with T: the check must reject it
     import dataclasses
-    from pufferfish.proofs_check.paper_002 import quilts as claims
+    from pufferfish.proofs_check.paper_002 import quilt_histogram as claims
     original = claims.histogram_mechanism
 
     def group_dp(length, epsilon, **kw):
