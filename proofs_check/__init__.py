@@ -1,10 +1,9 @@
-"""The papers' claims as executable checks (DESIGN.md, ``proofs_check/``).
+"""The papers' claims as executable checks (``docs/design.md``).
 
-Importing the package registers every paper module's claims; use
-:func:`pufferfish.proofs_check.registry.claims_for` and :func:`pufferfish.proofs_check.runner.run_claims`.
+The claims of each paper register when its package is imported;
+:func:`pufferfish.proofs_check.registry.claims_for` imports them all, and
+:func:`pufferfish.proofs_check.runner.run_claims` runs them.
 """
 
-from pufferfish.proofs_check import paper_000  # noqa: F401  (registers the claims of 000_65109fe28ca61d17.txt)
-from pufferfish.proofs_check import paper_001  # noqa: F401  (001_3a97785a86d61e37.txt)
-from pufferfish.proofs_check import paper_002  # noqa: F401  (002_e1f2e9a9937b8cda.txt)
-from pufferfish.proofs_check import paper_004  # noqa: F401  (004_acc5641f8e5f8c79.txt)
+PAPER_PACKAGES = ("paper_000", "paper_001", "paper_002", "paper_004")
+"""The packages that register claims, one per paper file (``../shared/papers/INDEX.md``)."""

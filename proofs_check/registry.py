@@ -140,4 +140,11 @@ def violation(claim_id: str, paper: str, instance: Instance, detail: str, model:
 
 def _load_papers() -> None:
     """Import the paper modules so their claims are registered (idempotent)."""
-    import pufferfish.proofs_check  # noqa: F401  (its __init__ imports every paper module)
+    import importlib
+
+    from pufferfish.proofs_check import PAPER_PACKAGES
+
+    for package in PAPER_PACKAGES:
+        paper = importlib.import_module(f"pufferfish.proofs_check.{package}")
+        for module in paper.CLAIM_MODULES:
+            importlib.import_module(f"{paper.__name__}.{module}")

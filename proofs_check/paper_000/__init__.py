@@ -1,7 +1,11 @@
 """Claims of ``000_65109fe28ca61d17.txt`` (Bai, He, Gu, Kifer, Maeng — Composition for Pufferfish
-Privacy), one module per part of the paper."""
+Privacy), one module per part of the paper; also the paper's collapse examples, Figure 2 and the
+Top-K experiments of §7 (``topk/``)."""
 
-from pufferfish.proofs_check.paper_000 import collapse  # noqa: F401  (§4, Theorems 1–3)
-from pufferfish.proofs_check.paper_000 import nfc  # noqa: F401  (§5.1, Theorem 4)
-from pufferfish.proofs_check.paper_000 import postprocessing  # noqa: F401  (§5.2, Theorem 5)
-from pufferfish.proofs_check.paper_000 import influence  # noqa: F401  (§6, Theorems 6–9)
+CLAIM_MODULES = (
+    "collapse",  # §4, Theorems 1–3
+    "nfc",  # §5.1, Theorem 4
+    "postprocessing",  # §5.2, Theorem 5
+    "influence",  # §6, Theorems 6–9
+)
+"""The modules that register this paper's claims when imported (in this order)."""

@@ -1,3 +1,7 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` (Ding, Yang, Lu, Zhang — Multi-user Pufferfish Privacy)."""
+"""Claims of ``001_3a97785a86d61e37.txt`` (Ding, Yang, Lu, Zhang — Multi-user Pufferfish Privacy),
+and the paper's tables as instances."""
 
-from pufferfish.proofs_check.paper_001 import multiuser  # noqa: F401  (§2–4 and Appendix A)
+CLAIM_MODULES = (
+    "multiuser",  # §2–4 and Appendix A
+)
+"""The modules that register this paper's claims when imported (in this order)."""

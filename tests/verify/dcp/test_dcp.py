@@ -307,7 +307,6 @@ def test_cli_dcp_design(capsys):
 def test_claims_of_paper_004_run_and_report_honestly():
     from pufferfish.proofs_check.registry import claims_for
     from pufferfish.proofs_check.runner import run_claims
-    import pufferfish.proofs_check.paper_004  # noqa: F401
     report = {r.claim.id: r for r in run_claims(claims_for(paper="004")).results}
     assert all(r.errors == 0 and r.instances > 0 for r in report.values())
     for holds in ("004.thm1.i", "004.thm1.ii", "004.thm3.i", "004.prop1.invertible",

@@ -198,7 +198,6 @@ def test_claims_of_paper_001():
     proof step of Lemma 2 (condition (20) at θ21)."""
     from pufferfish.proofs_check.registry import claims_for
     from pufferfish.proofs_check.runner import run_claims
-    import pufferfish.proofs_check.paper_001  # noqa: F401
     report = run_claims(claims_for(paper="001"))
     results = {r.claim.id: r for r in report.results}
     assert all(r.errors == 0 for r in results.values())
