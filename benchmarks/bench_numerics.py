@@ -26,7 +26,6 @@ current implementation measured in the same run (best of ``--repeats``, ``time.p
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys

@@ -15,7 +15,8 @@ import pytest
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY
-from pufferfish.verify.numerics.certified import Budget, compare_ratio, log_bounds, parse_budget
+from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_budget
+from pufferfish.verify.numerics.intervals import log_enclosure as log_bounds
 
 F = Fraction
 
