@@ -28,8 +28,6 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
-from mpmath import iv
-
 from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, parity_example,
                              resample_bits_example)
 from pufferfish.models.distribution import Distribution
@@ -41,6 +39,8 @@ from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from pufferfish.verify.numerics.certified import Budget
+from pufferfish.verify.numerics.intervals import (endpoints, interval_context, log_enclosure, log_interval,
+                                                  rational_interval)
 from pufferfish.verify.privacy.dp import dp_level
 from pufferfish.verify.nfc.programs import nfc_programs
 from pufferfish.verify.nfc.attack import repeated_run_levels
@@ -206,6 +206,7 @@ def check_collapse_fails(instance: Instance) -> ClaimOutcome:
 
 
 RUNS = 6
+_BITS = 80
 
 
 def check_limit(instance: Instance) -> ClaimOutcome:
@@ -216,12 +217,13 @@ def check_limit(instance: Instance) -> ClaimOutcome:
     conditional_min = _conditional_min(model)
     outputs = max(p.outputs for p in result.programs)
     d_max = _max_log_ratio(model, mechanism)
-    iv.prec = 80
-    log_inv_theta = iv.log(iv.mpf(conditional_min.denominator) / conditional_min.numerator)
+    context = interval_context(_BITS)
+    log_inv_theta = log_interval(context, 1 / conditional_min)
+    d_max_interval = rational_interval(context, d_max)
     for r, ratio in enumerate(levels.ratios, start=1):
-        eps_r = iv.log(iv.mpf(ratio.numerator) / ratio.denominator)
-        upper_bound = r * iv.mpf(result.upper) + log_inv_theta
-        lower_bound = r * iv.mpf(result.lower) - log_inv_theta - outputs * d_max
+        eps_r = log_interval(context, ratio)
+        upper_bound = r * context.mpf(result.upper) + log_inv_theta
+        lower_bound = r * context.mpf(result.lower) - log_inv_theta - outputs * d_max_interval
         if not (eps_r.b <= upper_bound.a and eps_r.a >= lower_bound.b):
             return _fail(model, "000.thm4.limit", instance,
                          f"r = {r}: ε_r = {epsilon_float(ratio):.6g} outside "
@@ -242,11 +244,11 @@ def _conditional_min(model: PufferfishModel) -> Fraction:
     return smallest
 
 
-def _max_log_ratio(model: PufferfishModel, mechanism):
-    iv.prec = 80
+def _max_log_ratio(model: PufferfishModel, mechanism) -> Fraction:
+    """An exact upper bound on ``log(max P / min P)`` over the mechanism's table."""
     values = [p for d in model.universe.datasets() for p in mechanism.distribution(d).values()]
     ratio = max(values) / min(values)
-    return iv.log(iv.mpf(ratio.numerator) / ratio.denominator).b
+    return endpoints(log_interval(interval_context(_BITS), ratio))[1]
 
 
 def check_strong_duality(instance: Instance) -> ClaimOutcome:
@@ -270,8 +272,7 @@ def check_strong_duality(instance: Instance) -> ClaimOutcome:
 def _log_upper(ratio) -> float:
     if ratio == INFINITY:
         return float("inf")
-    iv.prec = 80
-    return float(iv.log(iv.mpf(ratio.numerator) / ratio.denominator).b) * (1 + 2 ** -50) + 2 ** -60
+    return log_enclosure(ratio, _BITS)[1]
 
 
 def duality_instances() -> Iterator[Instance]:

@@ -49,14 +49,12 @@ import math
 from itertools import product as cartesian
 from math import comb
 
-import mpmath
-from mpmath import iv
-
 from pufferfish.models.dcp import DCPModel, DatasetKernel
 from pufferfish.models.distribution import Distribution, product_distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.verify.numerics.certified import Budget, parse_budget
+from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval, rational_interval
 from pufferfish.verify.dcp.levels import (DCPDelta, DCPLevel, dcp_delta, dcp_level, effective_mechanism,
                         hockey_stick, least_ratio)
 
@@ -490,7 +488,8 @@ class CrossEntropyGap:
 
 
 def cross_entropy_gap(model: DCPModel, kernels: Sequence[DatasetKernel]) -> CrossEntropyGap:
-    """Certified bounds on ``Σ_{s,ȳ} P(s, ȳ) log(J_[k](s|ȳ)/J_{1..k}(s|ȳ))`` (mpmath ``iv``).
+    """Certified bounds on ``Σ_{s,ȳ} P(s, ȳ) log(J_[k](s|ȳ)/J_{1..k}(s|ȳ))`` (a 96-bit
+    interval sum, :mod:`pufferfish.verify.numerics.intervals`).
 
     ``P(s, ȳ) = P_θ(s) D_[k](ȳ|s)`` is the true joint; ``J_[k]`` its posterior and ``J_{1..k}``
     the posterior of the product (both exact rationals); the logs are bounded by intervals.
@@ -500,27 +499,21 @@ def cross_entropy_gap(model: DCPModel, kernels: Sequence[DatasetKernel]) -> Cros
     product = product_of_effective(model, kernels)
     outputs = list(dict.fromkeys(y for row in truth.values() for y in row.support))
     equal = True
-    previous = iv.prec
-    iv.prec = 96
-    try:
-        total = iv.mpf(0)
-        for y in outputs:
-            p_true = sum((prior.prob(s) * truth[s].prob(y) for s in truth), Fraction(0))
-            p_prod = sum((prior.prob(s) * product[s].prob(y) for s in truth), Fraction(0))
-            for s in truth:
-                joint = prior.prob(s) * truth[s].prob(y)
-                j_true = joint / p_true
-                j_prod = prior.prob(s) * product[s].prob(y) / p_prod if p_prod else Fraction(0)
-                if j_true != j_prod:
-                    equal = False
-                if not joint:
-                    continue
-                ratio = j_true / j_prod
-                total += iv.mpf(joint.numerator) / joint.denominator * \
-                    iv.log(iv.mpf(ratio.numerator) / ratio.denominator)
-        low, high = float(mpmath.mpf(total.a)), float(mpmath.mpf(total.b))
-    finally:
-        iv.prec = previous
+    context = interval_context(96)
+    total = context.mpf(0)
+    for y in outputs:
+        p_true = sum((prior.prob(s) * truth[s].prob(y) for s in truth), Fraction(0))
+        p_prod = sum((prior.prob(s) * product[s].prob(y) for s in truth), Fraction(0))
+        for s in truth:
+            joint = prior.prob(s) * truth[s].prob(y)
+            j_true = joint / p_true
+            j_prod = prior.prob(s) * product[s].prob(y) / p_prod if p_prod else Fraction(0)
+            if j_true != j_prod:
+                equal = False
+            if not joint:
+                continue
+            total += rational_interval(context, joint) * log_interval(context, j_true / j_prod)
+    low, high = (float(x) for x in endpoints(total))
     if equal:
         return CrossEntropyGap(0.0, 0.0, True)
     return CrossEntropyGap(math.nextafter(low, -math.inf), math.nextafter(high, math.inf), False)

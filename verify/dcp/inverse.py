@@ -42,6 +42,7 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.verify.numerics.certified import Budget, parse_budget
+from pufferfish.verify.numerics.solvers import solve_quietly
 from pufferfish.verify.dcp.levels import DCPCheck, dcp_check
 from pufferfish.verify.dcp.composition import joint_kernel, true_joint
 
@@ -394,7 +395,7 @@ def task1(model: DCPModel, names: Sequence[str] | None, target_epsilon: Budget |
                                       axis=1) <= delta_f * tau_f)
         problem = cp.Problem(cp.Maximize(cp.sum(cp.multiply(c_mat, cp.log(pi)))), constraints)
         try:
-            problem.solve(solver="CLARABEL")
+            solve_quietly(problem, "CLARABEL")
         except cp.error.SolverError:
             break
         if pi.value is None or problem.status not in ("optimal", "optimal_inaccurate"):

@@ -13,8 +13,8 @@ so ``δ(ε) = A − e^ε B`` with the exact rationals ``A = p(W*)``, ``B = q(W*)
 Exactness.  With ``e^ε = r`` rational (``ε = "log(r)"``) ``δ(ε)`` is an exact rational.  For a
 rational ``ε ≠ 0``, ``e^ε`` is irrational; ``W*`` is still decided exactly (each ``p(y)/q(y)`` is
 compared with ``e^ε`` by :func:`pufferfish.verify.numerics.certified.compare_ratio`), and ``δ(ε) = A − e^ε B`` is
-reported in that exact form together with a certified interval (mpmath ``iv``) turned into
-rational bounds.
+reported in that exact form together with certified rational bounds.  The divergence itself is
+computed by :mod:`pufferfish.verify.numerics.divergence` (the toolkit's one implementation).
 
 Least ε for a given δ.  As a function of ``t = e^ε`` the divergence ``D(t) = Σ_y (p(y) − t q(y))^+``
 is continuous, convex and non-increasing, and linear, ``D(t) = A_j − t B_j``, between consecutive
@@ -42,14 +42,12 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import mpmath
-from mpmath import iv
-
 from pufferfish.models.dcp import DCPModel, DatasetKernel
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str, ratio_key
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio, parse_budget
+from pufferfish.verify.numerics.divergence import Divergence, divergence_at_ratio, hockey_stick_divergence
 
 SecretRows = Mapping[Hashable, Distribution]
 """A mechanism seen from the secrets: ``s -> ψ(·|s)`` (the effective mechanism, eq. (2))."""
@@ -123,67 +121,38 @@ class HockeyStick:
         return f"δ({self.epsilon}) = {shown}{where}, attained by W = {list(self.witness_set)}"
 
 
+def _masses(p: Distribution, q: Distribution) -> list[tuple[Hashable, Fraction, Fraction]]:
+    return [(y, p.prob(y), q.prob(y)) for y in _outputs(p, q)]
+
+
+def _from_divergence(epsilon: str, divergence: Divergence) -> HockeyStick:
+    return HockeyStick(epsilon, divergence.a, divergence.b, divergence.witness, divergence.value,
+                       divergence.lower, divergence.upper)
+
+
 def hockey_stick_ratio(p: Distribution, q: Distribution, ratio: Fraction) -> HockeyStick:
-    """Exact ``Σ_y (p(y) − r·q(y))^+`` for a rational ``r = e^ε >= 0`` (Definition 1, eq. (3))."""
+    """Exact ``Σ_y (p(y) − r·q(y))^+`` for a rational ``r = e^ε >= 0`` (Definition 1, eq. (3);
+    :func:`pufferfish.verify.numerics.divergence.divergence_at_ratio`)."""
     r = Fraction(ratio)
-    chosen = [y for y in _outputs(p, q) if p.prob(y) > r * q.prob(y)]
-    a = sum((p.prob(y) for y in chosen), Fraction(0))
-    b = sum((q.prob(y) for y in chosen), Fraction(0))
-    value = a - r * b
-    return HockeyStick(epsilon_str(r) if r >= 1 else f"log({fraction_str(r)})", a, b,
-                       tuple(chosen), value, value, value)
+    return _from_divergence(epsilon_str(r) if r >= 1 else f"log({fraction_str(r)})",
+                            divergence_at_ratio(_masses(p, q), r))
 
 
 def hockey_stick(p: Distribution, q: Distribution, epsilon: Budget | str | Fraction) -> HockeyStick:
     """``sup_W (P(W) − e^ε Q(W))`` for ``ε`` given as ``"log(r)"`` (exact) or rational (certified).
 
     The maximising set is decided exactly in both cases; for rational ``ε ≠ 0`` the value
-    ``A − e^ε B`` is returned with a certified rational interval.
+    ``A − e^ε B`` is returned with a certified rational interval
+    (:func:`pufferfish.verify.numerics.divergence.hockey_stick_divergence` at 96 bits).
     """
     budget = epsilon if isinstance(epsilon, Budget) else parse_budget(
         epsilon if isinstance(epsilon, str) else str(epsilon), "--epsilon")
-    if budget.infinite:
-        mass = sum((p.prob(y) for y in p.support if not q.prob(y)), Fraction(0))
-        chosen = tuple(y for y in p.support if not q.prob(y))
-        return HockeyStick("inf", mass, Fraction(0), chosen, mass, mass, mass)
     if budget.ratio is not None:
         return hockey_stick_ratio(p, q, budget.ratio)
-    eps = budget.epsilon
-    assert eps is not None
-    if eps == 0:
+    if budget.epsilon == 0:
         return hockey_stick_ratio(p, q, Fraction(1))
-    chosen = []
-    for y in _outputs(p, q):
-        py, qy = p.prob(y), q.prob(y)
-        if py and (not qy or compare_ratio(py / qy, budget).relation == "above"):
-            chosen.append(y)
-    a = sum((p.prob(y) for y in chosen), Fraction(0))
-    b = sum((q.prob(y) for y in chosen), Fraction(0))
-    if b == 0:                               # δ = A exactly: e^ε does not enter
-        return HockeyStick(fraction_str(eps), a, b, tuple(chosen), a, a, a)
-    lower, upper = _a_minus_exp_b(a, b, eps)
-    return HockeyStick(fraction_str(eps), a, b, tuple(chosen), None, lower, upper)
-
-
-def _mpf_fraction(value) -> Fraction:
-    sign, man, exp, _ = mpmath.mpf(value)._mpf_
-    number = Fraction(int(man)) * (Fraction(2) ** int(exp))
-    return -number if sign else number
-
-
-def _a_minus_exp_b(a: Fraction, b: Fraction, eps: Fraction) -> tuple[Fraction, Fraction]:
-    """Certified rational bounds on ``a − e^eps·b`` (mpmath ``iv``), lower bound clamped at 0."""
-    if b == 0:
-        return a, a
-    previous = iv.prec
-    iv.prec = _IV_BITS
-    try:
-        value = iv.mpf(a.numerator) / a.denominator - \
-            iv.exp(iv.mpf(eps.numerator) / eps.denominator) * (iv.mpf(b.numerator) / b.denominator)
-        low, high = _mpf_fraction(value.a), _mpf_fraction(value.b)
-    finally:
-        iv.prec = previous
-    return max(low, Fraction(0)), max(high, Fraction(0))
+    text = "inf" if budget.infinite else fraction_str(budget.epsilon)
+    return _from_divergence(text, hockey_stick_divergence(_masses(p, q), budget, _IV_BITS))
 
 
 # --------------------------------------------------------------------------------------------

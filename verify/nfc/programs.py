@@ -63,8 +63,10 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import IntervalFamily
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.numerics.log_table import (LogTable, dot_lower, dot_upper, dyadic_simplex, log_enclosure,
-                              lower_difference, upper_difference)
+from pufferfish.verify.numerics.levels import LogValue
+from pufferfish.verify.numerics.log_table import (LogTable, dot_lower, dot_upper, dyadic_simplex,
+                                                  lower_difference, upper_difference)
+from pufferfish.verify.numerics.solvers import solve_quietly
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
@@ -256,8 +258,8 @@ class _ProgramSolver:
         coefficients, alpha, ranking, primal, beta, dual = self._problems(n, k)
         coefficients.value = matrix
         try:
-            primal.solve(solver=_solver())
-            dual.solve(solver=_solver())
+            solve_quietly(primal, _solver())
+            solve_quietly(dual, _solver())
         except cp.error.SolverError as error:
             return None, None, None, SolverReport(f"solver error: {error}")
         if primal.status != cp.OPTIMAL or dual.status != cp.OPTIMAL:
@@ -471,16 +473,13 @@ def _cover(possible: np.ndarray, output_keys: list[OutputKey]) -> tuple[OutputKe
 
 
 def _verdict(lower: float, upper: float, budget: Budget) -> str:
-    """Compare certified float bounds with the budget exactly (floats are exact binary rationals)."""
+    """Compare certified float bounds with the budget exactly (floats are exact binary rationals,
+    so each comparison is the sign of an exact level, :meth:`LogValue.compare`)."""
     if budget.infinite:
         return "holds" if upper < math.inf else "undecided"
-    if budget.ratio is not None:
-        low_e, high_e = log_enclosure(budget.ratio, bits=200)
-    else:
-        low_e = high_e = budget.epsilon
-    if upper != math.inf and Fraction(upper) <= Fraction(low_e):
+    if upper != math.inf and LogValue.rational(Fraction(upper)) <= budget.level:
         return "holds"
-    if lower == math.inf or Fraction(lower) > Fraction(high_e):
+    if lower == math.inf or budget.level < LogValue.rational(Fraction(lower)):
         return "violated"
     return "undecided"
 

@@ -1,66 +1,99 @@
-"""Rigorous comparison of exact privacy ratios with budgets, and certified bounds on logarithms.
+"""Privacy budgets and the rigorous comparison of exact privacy ratios with them.
 
-Exactness policy (DESIGN.md): the privacy level of a finite mechanism is ``log r`` for an exact
-rational ``r``; a budget is either given the same way (``"log(9/2)"``, compared exactly) or as a
-decimal ε (``"0.5"``, read as the exact rational 1/2).  Deciding ``r <= exp(ε)`` then needs no
-floats: for rational ``ε ≠ 0``, ``exp(ε)`` is irrational (Lindemann–Weierstrass), so ``r`` is
-never equal to it and interval arithmetic (mpmath ``iv``) at increasing precision separates them
-after finitely many steps.  ``r = exp(ε)`` happens only for ``ε = 0, r = 1``, reported as
-``tight``.
+Exactness policy (``docs/design.md``): the privacy level of a finite mechanism is ``log r`` for an
+exact rational ``r``; a budget is either given the same way (``"log(9/2)"``, so ``e^ε`` is
+rational) or as a rational ε (``"0.5"``, read as the exact rational 1/2).  Both are exact levels
+(:class:`~pufferfish.verify.numerics.levels.LogValue`), and deciding ``log r <= ε`` is the exact
+sign of ``ε − log r`` (:func:`~pufferfish.verify.numerics.levels.rational_plus_log_sign`): no float
+decides.  ``log r = ε`` happens only for ``e^ε = r`` rational (in particular ``ε = 0, r = 1``),
+reported as ``tight``.
+
+>>> compare_ratio(Fraction(3), parse_budget("1")).relation        # log 3 > 1
+'above'
+>>> compare_ratio(Fraction(9, 2), parse_budget("log(9/2)")).relation
+'tight'
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
-import mpmath
-from mpmath import iv
+from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str
+from pufferfish.verify.numerics.intervals import log_enclosure
+from pufferfish.verify.numerics.levels import LOG_FORM, LogValue, parse_level
 
-from pufferfish.models.errors import ModelError
-from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str, exact, fraction_str
-
-_LOG_FORM = re.compile(r"^\s*log\s*\(\s*([^()]+?)\s*\)\s*$")
-_MAX_PRECISION_BITS = 1 << 16
+_FORMS = ("log", "rational", "infinite")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Budget:
-    """A privacy budget ε: exactly ``log(ratio)`` or a rational ``epsilon`` (or infinite)."""
+    """A privacy budget ε: the user's ``text`` and its exact value ``level``.
+
+    ``form`` says how it was given: ``"log"`` (``ε = log(ratio)``, so ``e^ε`` is the rational
+    :attr:`ratio`), ``"rational"`` (ε is the rational :attr:`epsilon`) or ``"infinite"``.
+    Constructed as ``Budget(text, ratio=r)``, ``Budget(text, epsilon=e)`` or
+    ``Budget(text, infinite=True)``; :func:`parse_budget` reads the user's text.
+
+    >>> Budget("log(3)", ratio=Fraction(3)).level == LogValue.log(Fraction(3))
+    True
+    """
 
     text: str
-    ratio: Fraction | None = None      # set when the budget is log(ratio)
-    epsilon: Fraction | None = None    # set when the budget is a rational ε
-    infinite: bool = False
+    level: LogValue
+    form: str
+
+    def __init__(self, text: str, ratio: Fraction | None = None, epsilon: Fraction | None = None,
+                 infinite: bool = False) -> None:
+        given = [ratio is not None, epsilon is not None, bool(infinite)]
+        if sum(given) != 1:
+            raise ValueError("a budget is exactly one of: ratio=, epsilon=, infinite=True")
+        if infinite:
+            level, form = LogValue.log(INFINITY), "infinite"
+        elif ratio is not None:
+            level, form = LogValue.log(Fraction(ratio)), "log"
+        else:
+            level, form = LogValue.rational(Fraction(epsilon)), "rational"
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "form", form)
+
+    @property
+    def ratio(self) -> Fraction | None:
+        """``e^ε`` when the budget was given as ``log(ratio)``, else ``None``."""
+        return self.level.r if self.form == "log" else None
+
+    @property
+    def epsilon(self) -> Fraction | None:
+        """ε when the budget was given as a rational, else ``None``."""
+        return self.level.q if self.form == "rational" else None
+
+    @property
+    def infinite(self) -> bool:
+        return self.form == "infinite"
 
     def to_dict(self) -> dict:
         return {"budget": self.text}
 
 
 def parse_budget(text: str | int | Fraction, path: str = "--epsilon") -> Budget:
-    """Read a budget: ``"0.5"``, ``"1/2"``, ``"log(3)"``, ``"log(9/2)"`` or ``"inf"``.
+    """Read a budget: ``"0.5"``, ``"1/2"``, ``"log(3)"``, ``"log(9/2)"`` or ``"inf"`` (an ``int``
+    or ``Fraction`` is a rational ε; floats are refused with a hint;
+    :func:`~pufferfish.verify.numerics.levels.parse_level` gives the rules and messages).
 
     >>> parse_budget("log(9/2)").ratio
     Fraction(9, 2)
     """
-    if isinstance(text, str):
-        stripped = text.strip()
-        if stripped.lower() in ("inf", "infinity"):
-            return Budget(stripped, infinite=True)
-        match = _LOG_FORM.match(stripped)
-        if match:
-            r = exact(match.group(1), path)
-            if r < 1:
-                raise ModelError(f"log({fraction_str(r)}) is negative; a budget must be >= 0", path)
-            return Budget(stripped, ratio=r)
-    eps = exact(text, path)
-    if eps < 0:
-        raise ModelError(f"a privacy budget must be >= 0, got {fraction_str(eps)}", path)
-    return Budget(str(text).strip(), epsilon=eps)
+    level = parse_level(text, path)
+    shown = text.strip() if isinstance(text, str) else str(text)
+    if level.infinite:
+        return Budget(shown, infinite=True)
+    if isinstance(text, str) and LOG_FORM.match(text):
+        return Budget(shown, ratio=level.r)
+    return Budget(shown, epsilon=level.q)
 
 
 def scale_budget(budget: Budget, factor: int) -> Budget:
@@ -99,41 +132,31 @@ class BudgetCheck:
                 "epsilon": epsilon_str(self.ratio)}
 
 
+_RELATIONS = {-1: "below", 0: "tight", 1: "above"}
+
+
 def compare_ratio(ratio: Ratio, budget: Budget) -> BudgetCheck:
-    """Decide ``log(ratio)`` against ``budget`` rigorously (no float decides)."""
-    return BudgetCheck(budget, ratio, _relation(ratio, budget))
-
-
-def _relation(ratio: Ratio, budget: Budget) -> str:
-    if budget.infinite:
-        return "tight" if ratio == INFINITY else "below"
-    if ratio == INFINITY:
-        return "above"
-    if budget.ratio is not None:
-        return _order(Fraction(ratio), budget.ratio)
-    eps = budget.epsilon
-    assert eps is not None
+    """Decide ``log(ratio)`` against ``budget`` exactly: the sign of ``log(ratio) − ε``
+    (:meth:`LogValue.compare`; ``log 0 = −∞`` is below every budget)."""
     if ratio == 0:
-        return "below"
-    if eps == 0:
-        return _order(Fraction(ratio), Fraction(1))
-    # exp(eps) is irrational for rational eps != 0: refine until the intervals separate.
-    bits = 64
-    while bits <= _MAX_PRECISION_BITS:
-        with interval_precision(bits):
-            bound = iv.exp(iv.mpf(eps.numerator) / eps.denominator)
-            value = iv.mpf(ratio.numerator) / ratio.denominator  # type: ignore[union-attr]
-            if value.b < bound.a:
-                return "below"
-            if value.a > bound.b:
-                return "above"
-        bits *= 2
-    raise ArithmeticError("could not separate the ratio from exp(epsilon)")  # unreachable in theory
+        return BudgetCheck(budget, ratio, "below")
+    return BudgetCheck(budget, ratio, _RELATIONS[LogValue.log(ratio).compare(budget.level)])
 
+
+# ------------------------------------------------------------------------------------------------
+# Kept for callers outside the numerics package that have not yet moved to
+# pufferfish.verify.numerics.intervals (interval_context, rational_interval, log_enclosure).
+# ------------------------------------------------------------------------------------------------
 
 @contextmanager
 def interval_precision(bits: int) -> Iterator[None]:
-    """Run interval arithmetic at ``bits`` of precision, restoring the previous setting."""
+    """Run mpmath's *global* interval arithmetic at ``bits`` of precision, restoring it after.
+
+    Superseded by :func:`~pufferfish.verify.numerics.intervals.interval_context` (a private
+    context, no global state); remove once no caller uses the global ``iv``.
+    """
+    from mpmath import iv
+
     previous = iv.prec
     iv.prec = bits
     try:
@@ -143,25 +166,12 @@ def interval_precision(bits: int) -> Iterator[None]:
 
 
 def rational_interval(value: Fraction):
-    """An mpmath interval enclosing the rational ``value`` at the current precision."""
+    """An interval of mpmath's global ``iv`` enclosing ``value`` (see :func:`interval_precision`)."""
+    from mpmath import iv
+
     return iv.mpf(value.numerator) / value.denominator
 
 
-def _order(left: Fraction, right: Fraction) -> str:
-    if left < right:
-        return "below"
-    return "tight" if left == right else "above"
-
-
 def log_bounds(ratio: Ratio, bits: int = 64) -> tuple[float, float]:
-    """Certified lower and upper bounds on ``log(ratio)``, rounded outward to floats."""
-    if ratio == INFINITY:
-        return (float("inf"), float("inf"))
-    r = Fraction(ratio)
-    if r == 0:
-        return (float("-inf"), float("-inf"))
-    with interval_precision(bits + 10):
-        interval = iv.log(iv.mpf(r.numerator) / r.denominator)
-        low, high = interval.a, interval.b
-    return (float(mpmath.mpf(low)) - 2 ** -50 * max(1.0, abs(float(low))),
-            float(mpmath.mpf(high)) + 2 ** -50 * max(1.0, abs(float(high))))
+    """Certified bounds on ``log(ratio)``: :func:`~pufferfish.verify.numerics.intervals.log_enclosure`."""
+    return log_enclosure(ratio, bits)

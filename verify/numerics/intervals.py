@@ -70,9 +70,17 @@ def exp_interval(context: MPIntervalContext, value: Fraction | int):
 
 
 def endpoints(interval) -> tuple[Fraction, Fraction]:
-    """The endpoints of an mpmath interval as exact fractions (binary floats are rationals)."""
+    """The endpoints of an mpmath interval as exact fractions (binary floats are rationals).
+
+    The parts are made plain ``int`` s: with gmpy2 installed mpmath computes with ``gmpy2.mpz``,
+    and a ``Fraction`` of ``mpz`` parts is not accepted everywhere (sympy refuses it).
+    """
     low, high = interval._mpi_
-    return Fraction(*to_rational(low)), Fraction(*to_rational(high))
+    return _fraction(*to_rational(low)), _fraction(*to_rational(high))
+
+
+def _fraction(numerator, denominator) -> Fraction:
+    return Fraction(int(numerator), int(denominator))
 
 
 def float_down(value: Fraction) -> float:

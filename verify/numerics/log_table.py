@@ -3,10 +3,11 @@
 The NfC programs (``000_65109fe28ca61d17.txt`` §5.1) have coefficients ``log P(ω|D)``.  Evaluating
 ``Σ α_i log(...)`` for thousands of entries with interval arithmetic in Python is too slow, so the
 table keeps, for every probability, a float enclosure ``[lo, hi] ∋ log p`` computed once per distinct
-probability with mpmath interval arithmetic and rounded outward.  Linear forms over these enclosures
+probability by the toolkit's one certified logarithm
+(:func:`pufferfish.verify.numerics.intervals.log_enclosure`).  Linear forms over these enclosures
 are then evaluated with numpy in IEEE-754 double precision and widened by the standard rounding-error
 bound for dot products, ``|fl(xᵀy) − xᵀy| <= γ_k |x|ᵀ|y|`` with ``γ_k = k·u/(1 − k·u)``,
-``u = 2^-53`` (Higham, *Accuracy and Stability of Numerical Algorithms*, §3.1), which holds for any
+``u = 2^-53`` (:func:`pufferfish.verify.numerics.intervals.dot_error_factor`; Higham, *Accuracy and Stability of Numerical Algorithms*, §3.1), which holds for any
 summation order.  The weights are dyadic rationals (exact in binary), so the resulting bounds are
 rigorous.
 """
@@ -19,23 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from mpmath import iv
 
-UNIT_ROUNDOFF = 2.0 ** -53
-
-
-def log_enclosure(probability: Fraction, bits: int = 64) -> tuple[float, float]:
-    """Floats ``lo <= log(probability) <= hi`` (``-inf`` for zero), rounded outward."""
-    if probability == 0:
-        return (-math.inf, -math.inf)
-    previous = iv.prec
-    iv.prec = bits
-    try:
-        enclosure = iv.log(iv.mpf(probability.numerator) / iv.mpf(probability.denominator))
-        low, high = float(enclosure.a), float(enclosure.b)
-    finally:
-        iv.prec = previous
-    return (math.nextafter(low, -math.inf), math.nextafter(high, math.inf))
+from pufferfish.verify.numerics.intervals import dot_error_factor, log_enclosure
 
 
 @dataclass(frozen=True)
@@ -76,7 +62,7 @@ def upper_difference(a_high: np.ndarray, b_low: np.ndarray) -> np.ndarray:
 def dot_lower(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Rigorous lower bounds of ``values @ weights`` (rows of ``values``; exact ``weights >= 0``)."""
     k = weights.shape[0]
-    gamma = _gamma(k)
+    gamma = dot_error_factor(k)
     computed = values @ weights
     margin = gamma * (np.abs(values) @ weights)
     return np.nextafter(computed - np.nextafter(margin, np.inf), -np.inf)
@@ -85,7 +71,7 @@ def dot_lower(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
 def dot_upper(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Rigorous upper bounds of ``values @ weights`` (rows of ``values``; exact ``weights >= 0``)."""
     k = weights.shape[0]
-    gamma = _gamma(k)
+    gamma = dot_error_factor(k)
     computed = values @ weights
     margin = gamma * (np.abs(values) @ weights)
     return np.nextafter(computed + np.nextafter(margin, np.inf), np.inf)
@@ -113,6 +99,5 @@ def dyadic_simplex(candidate: np.ndarray, bits: int = 40) -> list[Fraction]:
     return [Fraction(f, scale) for f in floors]
 
 
-def _gamma(k: int) -> float:
-    """``γ_k`` doubled: the factor 2 also covers the rounding of the margin's own computation."""
-    return 2 * (k + 1) * UNIT_ROUNDOFF / (1 - (k + 1) * UNIT_ROUNDOFF)
+__all__ = ["LogTable", "log_enclosure", "lower_difference", "upper_difference", "dot_lower",
+           "dot_upper", "dyadic_simplex"]

@@ -4,6 +4,10 @@ joint release of all of them (``000_65109fe28ca61d17.txt`` Definitions 1–5; co
 This is what ``pufferfish audit MODEL`` runs.  Each part is computed by its own module; this one
 only gathers the results, applies the optional budget, and decides the exit verdict: with a budget,
 the audit *holds* when every mechanism and their joint release are ε-Pufferfish private.
+
+A model without mechanisms has nothing to audit: :func:`audit_model` refuses it with a
+:class:`~pufferfish.models.errors.ModelError` (exit 2 on the command line) instead of reporting
+that an empty set of mechanisms "holds" for every budget.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pufferfish.models.errors import TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
@@ -69,7 +73,14 @@ class ModelAudit:
 def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int | None = None,
                 max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
                 progress: Callable[[str], None] | None = None) -> ModelAudit:
-    """Audit every mechanism of ``model`` and their joint release."""
+    """Audit every mechanism of ``model`` and their joint release.
+
+    Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
+    finds nothing to check says so rather than passing.
+    """
+    if not model.mechanisms:
+        raise ModelError("the model has no mechanisms, so there is nothing to audit; add at least "
+                         "one under \"mechanisms\"", "mechanisms")
     relations = ["entry"]
     if any(len(record) > 1 for record in model.universe.records):
         relations.append("record")

@@ -108,6 +108,27 @@ def test_constraints_file_errors():
             {"left": [0], "beta": [[[1], "1/2"]]}]})
 
 
+@pytest.mark.parametrize("epsilon, hint", [(0.1, '"0.1"'), (1e400, '"1/2"'), (float("nan"), '"1/2"')])
+def test_constraints_file_refuses_float_budgets_with_the_model_readers_hint(epsilon, hint):
+    from pufferfish.models.errors import ModelError
+
+    data = {"nfc_constraints": 1, "epsilon": epsilon,
+            "constraints": [{"left": [0], "beta": [[[1], "1"]]}]}
+    with pytest.raises(ModelError, match="float") as info:
+        parse_constraints(data)
+    assert info.value.path == "epsilon" and hint in str(info.value)
+
+
+def test_constraints_file_budget_forms():
+    item = [{"left": [0], "beta": [[[1], "1"]]}]
+    assert parse_constraints({"nfc_constraints": 1, "epsilon": "0.1", "constraints": item}
+                             ).budget.epsilon == F(1, 10)
+    assert parse_constraints({"nfc_constraints": 1, "epsilon": 2, "constraints": item}
+                             ).budget.epsilon == 2
+    assert parse_constraints({"nfc_constraints": 1, "epsilon": "log(3)", "constraints": item}
+                             ).budget.ratio == 3
+
+
 def run(capsys, *argv):
     code = main(list(argv))
     return code, capsys.readouterr()

@@ -8,7 +8,7 @@ import math
 from fractions import Fraction as F
 
 import pytest
-from mpmath import iv
+from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval
 
 from pufferfish.models import (Distribution, PufferfishModel, RandomizedResponse, SecretPair, TableMechanism,
                     TablePrior, Universe, entry_secrets, repeat)
@@ -37,9 +37,8 @@ def table(rows):
 
 
 def encloses(program_or_result, value_ratio: F) -> bool:
-    iv.prec = 80
-    exact = iv.log(iv.mpf(value_ratio.numerator) / value_ratio.denominator)
-    return program_or_result.lower <= exact.a and exact.b <= program_or_result.upper
+    low, high = endpoints(log_interval(interval_context(80), value_ratio))
+    return program_or_result.lower <= low and high <= program_or_result.upper
 
 
 HIDDEN_COIN = {(0, 0): {"a": "1/4", "b": "3/4"}, (0, 1): {"a": "3/4", "b": "1/4"},

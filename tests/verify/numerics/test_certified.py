@@ -15,7 +15,8 @@ import pytest
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY
-from pufferfish.verify.numerics.certified import Budget, compare_ratio, log_bounds, parse_budget
+from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_budget
+from pufferfish.verify.numerics.intervals import log_enclosure as log_bounds
 
 F = Fraction
 
@@ -141,3 +142,45 @@ def test_log_bounds_enclose_the_log(ratio):
 def test_log_bounds_special_values():
     assert log_bounds(INFINITY) == (math.inf, math.inf)
     assert log_bounds(F(0)) == (-math.inf, -math.inf)
+
+
+# --------------------------------------------------------------------------------------------
+# messages and absurd magnitudes
+
+
+@pytest.mark.parametrize("text", ["abc", "log(x)", "0.5.5", "1/2/3", ""])
+def test_parse_budget_names_the_accepted_forms(text):
+    with pytest.raises(ModelError, match=r"0\.5, 1/2, log\(3\), log\(9/2\) or inf"):
+        parse_budget(text)
+
+
+@pytest.mark.parametrize("text", ["1e999999999", "1e-999999999", "log(1e999999999)", "7E+1001"])
+def test_parse_budget_refuses_huge_exponents_at_once(text):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ModelError, match="exponent") as info:
+        parse_budget(text, path="--epsilon")
+    assert time.perf_counter() - start < 1.0
+    assert info.value.path == "--epsilon"
+
+
+def test_parse_budget_refuses_very_long_numbers_at_once():
+    with pytest.raises(ModelError, match="characters long"):
+        parse_budget("1" * 5000)
+    with pytest.raises(ModelError, match="characters long"):
+        parse_budget("1/" + "3" * 5000)
+
+
+def test_parse_budget_accepts_moderate_exponents():
+    assert parse_budget("1e-30").epsilon == F(1, 10 ** 30)
+    assert parse_budget("log(2e3)").ratio == F(2000)
+
+
+def test_budget_level_is_the_exact_value():
+    from pufferfish.verify.numerics.levels import LogValue
+
+    assert parse_budget("log(9/2)").level == LogValue.log(F(9, 2))
+    assert parse_budget("0.5").level == LogValue.rational(F(1, 2))
+    assert parse_budget("inf").level.infinite
+    assert parse_budget("log(1)").level.sign() == 0 and parse_budget("0").level.sign() == 0
