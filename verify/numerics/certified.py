@@ -17,13 +17,10 @@ reported as ``tight``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str
-from pufferfish.verify.numerics.intervals import log_enclosure
 from pufferfish.verify.numerics.levels import LOG_FORM, LogValue, parse_level
 
 _FORMS = ("log", "rational", "infinite")
@@ -141,37 +138,3 @@ def compare_ratio(ratio: Ratio, budget: Budget) -> BudgetCheck:
     if ratio == 0:
         return BudgetCheck(budget, ratio, "below")
     return BudgetCheck(budget, ratio, _RELATIONS[LogValue.log(ratio).compare(budget.level)])
-
-
-# ------------------------------------------------------------------------------------------------
-# Kept for callers outside the numerics package that have not yet moved to
-# pufferfish.verify.numerics.intervals (interval_context, rational_interval, log_enclosure).
-# ------------------------------------------------------------------------------------------------
-
-@contextmanager
-def interval_precision(bits: int) -> Iterator[None]:
-    """Run mpmath's *global* interval arithmetic at ``bits`` of precision, restoring it after.
-
-    Superseded by :func:`~pufferfish.verify.numerics.intervals.interval_context` (a private
-    context, no global state); remove once no caller uses the global ``iv``.
-    """
-    from mpmath import iv
-
-    previous = iv.prec
-    iv.prec = bits
-    try:
-        yield
-    finally:
-        iv.prec = previous
-
-
-def rational_interval(value: Fraction):
-    """An interval of mpmath's global ``iv`` enclosing ``value`` (see :func:`interval_precision`)."""
-    from mpmath import iv
-
-    return iv.mpf(value.numerator) / value.denominator
-
-
-def log_bounds(ratio: Ratio, bits: int = 64) -> tuple[float, float]:
-    """Certified bounds on ``log(ratio)``: :func:`~pufferfish.verify.numerics.intervals.log_enclosure`."""
-    return log_enclosure(ratio, bits)

@@ -126,7 +126,7 @@ def dp_level(universe: Universe, mechanism: Mechanism, relation: str = "entry",
     """The exact DP level of ``mechanism`` over ``universe`` for a neighbour relation.
 
     >>> from fractions import Fraction
-    >>> from models import Universe, RandomizedResponse
+    >>> from pufferfish.models import Universe, RandomizedResponse
     >>> u = Universe.product(["x"], [[0, 1]])
     >>> dp_level(u, RandomizedResponse("rr", u, Fraction(3, 4))).epsilon
     'log(3)'
