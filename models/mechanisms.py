@@ -205,8 +205,8 @@ class GeometricNoise:
         a = self.alpha
         scale = (1 - a) / (1 + a)
         probs: dict[Output, Fraction] = {}
-        if self.low == self.high:
-            return Distribution.point(self.low)
+        if self.low == self.high or not a:  # no noise: the clamped answer, without a range walk
+            return Distribution.point(min(max(centre, self.low), self.high))
         probs[self.low] = self._tail_at_least(centre - self.low)     # Z <= low - centre
         probs[self.high] = self._tail_at_least(self.high - centre)   # Z >= high - centre
         for y in range(self.low + 1, self.high):

@@ -98,19 +98,36 @@ def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
     where = f"{kind} {str(path)!r}"
     try:
         with open(path, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-                raise ModelError(f"cannot read {where}: it is {_file_type(mode)}, not a regular file")
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            status = os.fstat(handle.fileno())
+            if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
+                raise ModelError(f"cannot read {where}: it is {_file_type(status.st_mode)}, not a "
+                                 f"regular file")
+            raw = _read_at_most(handle, MAX_FILE_BYTES, status.st_size, where)
     except OSError as error:
         raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ModelError(f"{where} is larger than the limit of {MAX_FILE_BYTES // 2**20} MiB")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ModelError(f"{where} is not UTF-8 text: {error.reason}") from None
     return parse_json_text(text, where)
+
+
+def _read_at_most(handle, limit: int, size: int, where: str) -> bytes:
+    """The whole content of ``handle``, refused as soon as it exceeds ``limit`` bytes (``size`` is
+    what ``fstat`` says; a pipe says 0 and is read in chunks)."""
+    refusal = ModelError(f"{where} is larger than the limit of {limit:,} bytes "
+                         f"({limit / 2**20:g} MiB)")
+    if size > limit:
+        raise refusal
+    chunks, total = [], 0
+    while True:
+        chunk = handle.read(min(max(size, 2**16), limit + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise refusal
 
 
 def parse_json_text(text: str, where: str = "the JSON text") -> object:
@@ -242,6 +259,10 @@ def schema_error(error: jsonschema.ValidationError) -> ModelError:
     if error.validator == "pattern":
         return ModelError(f"{_short(instance)} is not one of the known names "
                           f"{error.validator_value[2:-2].split('|')}", path)
+    if error.validator in ("minItems", "minProperties") and not instance:
+        noun = "list" if isinstance(instance, list) else "object"
+        return ModelError(f"the {noun} is empty; it needs at least {error.validator_value} "
+                          f"{'entry' if error.validator_value == 1 else 'entries'}", path)
     if error.validator == "maxProperties":
         return ModelError(f"expected exactly one of the keys {list(error.schema.get('properties', {}))}, "
                           f"got {list(instance)}", path)
