@@ -36,6 +36,11 @@ A model file is JSON, versioned, with exact numbers written as integers or strin
                       Mechanisms may refer to each other in any order (no cycles).  Lists in
                       outputs stand for tuples.
 
+The file is decoded by :func:`pufferfish.models.files.json_io.read_json_file`, the JSON layer
+shared with the toolkit's other file kinds (at most 64 MiB, nesting at most 100 levels, integers
+of at most 4,000 digits, no ``NaN``/``Infinity``, no repeated keys); its meaning is checked by
+:class:`pufferfish.models.files.pufferfish_reader.ModelReader`.
+
 The structure is checked first against ``pufferfish_model.schema.json`` (JSON Schema 2020-12,
 unknown keys refused); the meaning is checked by hand.  Every error is a :class:`ModelError`
 (:class:`TooLargeError` when a check would enumerate more datasets than ``max_datasets``) whose
