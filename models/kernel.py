@@ -6,6 +6,11 @@ Audits read ``Pr[M(D) = ω]`` for every dataset ``D`` and output ω many times. 
 all the probabilities' denominators.  Ratios of kernel entries are ratios of these integers (the
 common denominator cancels), and sums weighted by an integer-scaled prior stay integers, so an
 audit is exact integer arithmetic.  Building the table is one pass over the kernel.
+
+The limit on outputs (``--max-outputs``) is checked twice: first from the mechanism's structure
+alone (:meth:`~pufferfish.models.mechanisms.Mechanism.support_size`, before any distribution is
+built: ``repeat`` 10^9 times or a geometric range of 10^8 values is refused at once, with its
+size), then on the union of the outputs over all datasets while they are collected.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class KernelTable:
               max_outputs: int = DEFAULT_MAX_OUTPUTS) -> "KernelTable":
         """Tabulate ``mechanism`` on ``datasets``: O(Σ_D |supp M(D)| + |datasets|·|outputs|)."""
         datasets = tuple(datasets)
+        for dataset in datasets:
+            mechanism.support_size(dataset, max_outputs)
         distributions = [mechanism.distribution(d) for d in datasets]
         output_index: dict = {}
         denominators = set()
@@ -49,7 +56,8 @@ class KernelTable:
                     if len(output_index) > max_outputs:
                         raise TooLargeError(
                             f"mechanism {mechanism.name!r} has more than {max_outputs:,} outputs "
-                            f"on these datasets; raise the limit with --max-outputs")
+                            f"on these datasets; raise the limit with --max-outputs",
+                            f"mechanisms.{mechanism.name}")
                 denominators.add(p.denominator)
         denominator = lcm(*denominators) if denominators else 1
         width = len(output_index)

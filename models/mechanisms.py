@@ -14,19 +14,25 @@ A mechanism ``M`` maps each dataset ``D`` to the exact distribution of ``M(D)``.
 * :class:`PostProcessed` — a stochastic map applied to a mechanism's output;
 * :class:`FunctionMechanism` — any Python function returning a :class:`Distribution` (builders).
 
-Kernels are computed on demand, one dataset at a time, and cached.
+Kernels are computed on demand, one dataset at a time, and cached.  Before a kernel is built,
+:meth:`Mechanism.support_size` counts the outputs of ``M(D)`` from the mechanism's structure alone
+(a product for compositions, ``s^k`` for ``repeat(k)``, the clamped range for geometric noise), so a
+caller with a limit on outputs (``--max-outputs``) refuses a mechanism at once, with its size,
+instead of building gigabytes of outputs first.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
+from math import prod
 
 from pufferfish.models.distribution import Distribution, product_distribution
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.numbers import fraction_str
-from pufferfish.models.universe import Dataset, Universe
+from pufferfish.models.universe import Dataset, Universe, size_text
 
 Output = Hashable
 
@@ -54,6 +60,27 @@ class Mechanism(ABC):
     def _compute(self, dataset: Dataset) -> Distribution:
         """Compute the output distribution for one dataset (uncached)."""
 
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        """The number of outputs of positive probability of ``M(dataset)``, counted without
+        building the distribution, or ``None`` when only building it would tell.
+
+        Raises :class:`TooLargeError` (with the size and ``limit``) when that number, or the
+        support of a distribution that building this one needs (a part of a composition, the
+        mechanism a post-processing reads), exceeds ``limit``.  Cost: O(size of the mechanism's
+        structure), independent of the number of outputs.
+        """
+        cached = self._cache.get(dataset)
+        return None if cached is None else self._within(len(cached), dataset, limit)
+
+    def _within(self, size: int, dataset: Dataset, limit: int, text: str = "") -> int:
+        """``size`` if it is at most ``limit``; otherwise refuse with the size (or ``text``)."""
+        if size > limit:
+            raise TooLargeError(
+                f"mechanism {self.name!r} has {text or size_text(size)} outputs on dataset "
+                f"{list(dataset)}, more than the limit of {size_text(limit)}; raise the limit with "
+                f"--max-outputs", f"mechanisms.{self.name}")
+        return size
+
     @abstractmethod
     def to_dict(self) -> dict:
         """The model-file form (composite mechanisms refer to their parts by name)."""
@@ -79,6 +106,10 @@ class TableMechanism(Mechanism):
         except KeyError:
             raise ModelError(f"the kernel has no row for dataset {list(dataset)}",
                              f"mechanisms.{self.name}.table") from None
+
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        row = self.rows.get(dataset)
+        return None if row is None else self._within(len(row), dataset, limit)
 
     def to_dict(self) -> dict:
         return {"table": [[list(d), [[_jsonable(o), fraction_str(p)] for o, p in dist.items()]]
@@ -163,13 +194,19 @@ class GeometricNoise:
             return a ** t / (1 + a)
         return 1 - a ** (1 - t) / (1 + a)
 
+    def support_size(self) -> int:
+        """Outputs of positive probability: the whole range ``[low, high]`` when ``α > 0``
+        (every interior mass ``c·α^|y−q|`` and both clamped tails are positive), one when
+        ``α = 0`` (no noise)."""
+        return self.high - self.low + 1 if self.alpha else 1
+
     def around(self, centre: int) -> Distribution:
         """The distribution of ``clamp(centre + Z, low, high)``."""
         a = self.alpha
         scale = (1 - a) / (1 + a)
         probs: dict[Output, Fraction] = {}
-        if self.low == self.high:
-            return Distribution.point(self.low)
+        if self.low == self.high or not a:  # no noise: the clamped answer, without a range walk
+            return Distribution.point(min(max(centre, self.low), self.high))
         probs[self.low] = self._tail_at_least(centre - self.low)     # Z <= low - centre
         probs[self.high] = self._tail_at_least(self.high - centre)   # Z >= high - centre
         for y in range(self.low + 1, self.high):
@@ -197,6 +234,9 @@ class QueryMechanism(Mechanism):
             raise ModelError(f"geometric noise needs an integer query answer, got {answer!r}",
                              f"mechanisms.{self.name}.noise")
         return self.noise.around(answer)
+
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        return self._within(1 if self.noise is None else self.noise.support_size(), dataset, limit)
 
     def to_dict(self) -> dict:
         body: dict = {"query": self.query.to_dict(self.universe.attributes)}
@@ -235,6 +275,13 @@ class RandomizedResponse(Mechanism):
     def _compute(self, dataset: Dataset) -> Distribution:
         return product_distribution(self.entry_distribution(i, dataset[i]) for i in self.positions)
 
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        size = 1
+        for position in self.positions:
+            values = len(self.universe.domains[position])
+            size *= 1 if values == 1 or self.keep == 1 else values - 1 if self.keep == 0 else values
+        return self._within(size, dataset, limit)
+
     def to_dict(self) -> dict:
         body: dict = {"keep": fraction_str(self.keep)}
         if len(self.positions) != self.universe.width:
@@ -254,6 +301,13 @@ class Composition(Mechanism):
     def _compute(self, dataset: Dataset) -> Distribution:
         return product_distribution(m.distribution(dataset) for m in self.mechanisms)
 
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        # The support of a product distribution is the product of the supports.
+        sizes = [m.support_size(dataset, limit) for m in self.mechanisms]
+        if any(size is None for size in sizes):
+            return None
+        return self._within(prod(sizes), dataset, limit)  # type: ignore[arg-type]
+
     def to_dict(self) -> dict:
         return {"compose": [m.name for m in self.mechanisms]}
 
@@ -262,16 +316,47 @@ class Composition(Mechanism):
 
 
 class Repeated(Composition):
-    """``k`` independent runs of one mechanism (``repeat(k)``)."""
+    """``k`` independent runs of one mechanism (``repeat(k)``).
+
+    Only the base mechanism and ``k`` are stored (``repeat`` 10^9 times costs nothing until its
+    kernel is asked for, and :meth:`support_size` refuses it at once: ``s^k`` outputs).
+    """
 
     def __init__(self, name: str, mechanism: Mechanism, times: int) -> None:
-        if times < 1:
-            raise ModelError(f"times must be at least 1, got {times}", f"mechanisms.{name}.repeat")
-        super().__init__(name, [mechanism] * times)
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise ModelError(f"times must be an integer of at least 1, got {times!r}",
+                             f"mechanisms.{name}.repeat.times")
+        Mechanism.__init__(self, name)
         self.base, self.times = mechanism, times
+
+    @property
+    def mechanisms(self) -> tuple[Mechanism, ...]:  # type: ignore[override]
+        """The ``k`` runs (the same mechanism ``k`` times)."""
+        return (self.base,) * self.times
+
+    def _compute(self, dataset: Dataset) -> Distribution:
+        base = self.base.distribution(dataset)
+        return product_distribution(base for _ in range(self.times))
+
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        size = self.base.support_size(dataset, limit)
+        if size is None or size <= 1:
+            return size
+        total = 1
+        for _ in range(self.times):  # stops after at most log2(limit) + 1 rounds
+            total *= size
+            if total > limit:
+                exponent = self.times * math.log10(size)  # for the message only
+                text = (size_text(size ** self.times) if exponent < 30
+                        else f"{size}^{self.times:,} (about 10^{exponent:,.0f})")
+                self._within(total, dataset, limit, text)
+        return total
 
     def to_dict(self) -> dict:
         return {"repeat": {"mechanism": self.base.name, "times": self.times}}
+
+    def parts(self) -> tuple[Mechanism, ...]:
+        return (self.base,)
 
 
 def repeat(mechanism: Mechanism, times: int, name: str | None = None) -> Repeated:
@@ -306,6 +391,11 @@ class PostProcessed(Mechanism):
     def _compute(self, dataset: Dataset) -> Distribution:
         inner = self.base.distribution(dataset)
         return Distribution.mixture((p, self.apply(output)) for output, p in inner.items())
+
+    def support_size(self, dataset: Dataset, limit: int) -> int | None:
+        # The mechanism read is built in full, so it must fit; the map may merge outputs.
+        self.base.support_size(dataset, limit)
+        return super().support_size(dataset, limit)
 
     def to_dict(self) -> dict:
         if callable(self.mapping):

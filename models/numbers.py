@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Union
 
@@ -22,8 +23,17 @@ INFINITY = math.inf
 Ratio = Union[Fraction, float]
 """A non-negative exact ratio, or :data:`INFINITY`."""
 
+MAX_DIGITS = 4000
+"""The most decimal digits an exact number read from input may have in its numerator and in its
+denominator (a decimal string ``"m.fEk"`` counts the digits of its value written out, so ``"1e-4000"``
+is the smallest power of ten accepted).  Python refuses to convert integers of more than 4,300
+digits to and from text, and such numbers make exact arithmetic slow without making a model more
+precise; longer input is refused with this limit named."""
+
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_DECIMAL_PARTS = re.compile(r"^[+-]?(\d*)\.?(\d*)(?:[eE]([+-]?)(\d+))?$")
 _FRACTION = re.compile(r"^[+-]?\d+\s*/\s*[+-]?\d+$")
+_EXPONENT_DIGITS = 9
 
 
 def exact(value: object, path: str = "") -> Fraction:
@@ -32,9 +42,17 @@ def exact(value: object, path: str = "") -> Fraction:
     Accepts ``int``, ``Fraction``, sympy ``Rational``/``Integer``, and strings ``"3/8"``,
     ``"0.125"``, ``"1e-3"``, ``"7"``.  Refuses ``float`` (which cannot be trusted to be the number
     the user meant), ``bool`` and anything else, raising :class:`ModelError` located at ``path``.
+    A string whose numerator or denominator would have more than :data:`MAX_DIGITS` digits is
+    refused before any digit is converted (so ``"1e-999999999"`` is refused at once instead of
+    building ``10**999999999``); cost O(length of the text) plus the conversion of at most
+    :data:`MAX_DIGITS` digits.
 
     >>> exact("3/8"), exact("0.125"), exact(2)
     (Fraction(3, 8), Fraction(1, 8), Fraction(2, 1))
+    >>> exact("1e-999999999", "epsilon")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.ModelError: epsilon: '1e-999999999' has 999,999,999 digits in its denominator written out; an exact number may have at most 4,000 digits
     """
     if isinstance(value, bool):
         raise ModelError(f"expected a number, got the boolean {value!r}", path)
@@ -50,11 +68,14 @@ def exact(value: object, path: str = "") -> Fraction:
     if isinstance(value, str):
         text = value.strip()
         if _FRACTION.match(text):
+            for part, name in zip(text.split("/"), ("numerator", "denominator")):
+                _check_digits(len(part.strip().lstrip("+-")), name, value, path)
             num, den = (int(part) for part in text.split("/"))
             if den == 0:
                 raise ModelError(f"{value!r} divides by zero", path)
             return Fraction(num, den)
         if _DECIMAL.match(text):
+            _check_decimal_size(text, value, path)
             return Fraction(text)
         raise ModelError(
             f"{value!r} is not a number; write an integer, a fraction \"3/8\" or a decimal \"0.125\"",
@@ -87,7 +108,19 @@ def fraction_str(value: Ratio) -> str:
         if value == INFINITY:
             return "inf"
         raise TypeError(f"not an exact number: {value!r}")
-    return str(value)
+    value = Fraction(value)
+    if value.denominator == 1:
+        return _integer_text(value.numerator)
+    return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
+
+
+def _integer_text(number: int) -> str:
+    """Decimal text of any integer.  ``str`` refuses integers of more than 4,300 digits (Python's
+    conversion limit); results of exact arithmetic can be longer (``(1/3)**10000``), so those are
+    written through :class:`decimal.Decimal`, whose conversion is exact and unlimited."""
+    if number.bit_length() < 14000:
+        return str(number)
+    return str(Decimal(number))
 
 
 def epsilon_str(ratio: Ratio) -> str:
@@ -125,11 +158,59 @@ def json_number(value: Ratio) -> str:
     return fraction_str(value)
 
 
+def _check_digits(digits: int, part: str, value: object, path: str) -> None:
+    if digits > MAX_DIGITS:
+        raise ModelError(f"{_short_text(value)} has {digits:,} digits in its {part}; an exact "
+                         f"number may have at most {MAX_DIGITS:,} digits", path)
+
+
+def _check_decimal_size(text: str, value: object, path: str) -> None:
+    """Refuse a decimal string whose exact fraction has more than :data:`MAX_DIGITS` digits.
+
+    ``"m.f e±k"`` is ``int(mf) · 10^(±k − len(f))``: the numerator has about ``len(mf) + shift``
+    digits for a positive shift, the denominator ``−shift + 1`` for a negative one.
+    """
+    whole, fraction, sign, exponent = _DECIMAL_PARTS.match(text).groups()
+    _check_digits(len(whole) + len(fraction), "numerator", value, path)
+    if exponent is None:
+        power = 0
+    else:
+        digits = exponent.lstrip("0")
+        if len(digits) > _EXPONENT_DIGITS:
+            raise ModelError(f"{_short_text(value)} has an exponent of {len(digits):,} digits; an "
+                             f"exact number may have at most {MAX_DIGITS:,} digits", path)
+        power = int(digits or "0") * (-1 if sign == "-" else 1)
+    shift = power - len(fraction)
+    if shift > 0:
+        _check_digits(len(whole) + len(fraction) + shift, "numerator written out", value, path)
+    elif shift < 0:
+        _check_digits(-shift, "denominator written out", value, path)
+
+
+def _short_text(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"
+
+
 def _float_hint(value: float) -> str:
-    if math.isfinite(value):
-        text = repr(value)
-        return f"\"{text}\" (decimal strings are read exactly) or \"{Fraction(text).limit_denominator(10**6)}\""
-    return "\"1/2\""
+    text = getattr(value, "text", None) or repr(value)
+    if math.isfinite(value) or _DECIMAL.match(text):
+        # The JSON text of the number (kept by the model-file reader) is exact as a string, even
+        # when the float it would become overflows (1e400).
+        exact_text = Fraction(text) if _is_small_decimal(text) else None
+        if exact_text is not None and exact_text.denominator != 1 and len(text) < 30:
+            return f"\"{text}\" (decimal strings are read exactly) or \"{exact_text.limit_denominator(10**6)}\""
+        return f"\"{text}\" (decimal strings are read exactly)"
+    return ("\"1/2\" (NaN and Infinity have no exact value; a JSON model file holds exact "
+            "numbers only)")
+
+
+def _is_small_decimal(text: str) -> bool:
+    try:
+        _check_decimal_size(text, text, "")
+    except ModelError:
+        return False
+    return True
 
 
 def _is_sympy_rational(value: object) -> bool:

@@ -14,6 +14,7 @@ default every attribute is its own record, so per-record and per-entry DP coinci
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import product as cartesian
@@ -129,8 +130,8 @@ class Universe:
         size = self.size
         if size > limit:
             raise TooLargeError(
-                f"the universe has {_size_text(size)} datasets, more than the limit of "
-                f"{_size_text(limit)}; raise the limit with --max-datasets if the computation "
+                f"the universe has {size_text(size)} datasets, more than the limit of "
+                f"{size_text(limit)}; raise the limit with --max-datasets if the computation "
                 f"should enumerate them")
 
     def record_of(self, attribute_index: int) -> tuple[int, ...]:
@@ -154,7 +155,8 @@ def hamming(first: Dataset, second: Dataset) -> int:
     return sum(1 for a, b in zip(first, second) if a != b)
 
 
-def _size_text(n: int) -> str:
+def size_text(n: int) -> str:
+    """A count for a message: ``"1,048,576"``, or ``"about 10^12"`` from ten million on."""
     if n < 10**7:
         return f"{n:,}"
-    return f"about 10^{len(str(n)) - 1}"
+    return f"about 10^{int(math.log10(n)):,}"  # math.log10 takes integers of any size

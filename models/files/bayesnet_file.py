@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pufferfish.models.bayesnet import BayesNet, BayesNetFamily
 from pufferfish.models.errors import ModelError
-from pufferfish.models.files.pufferfish_file import check_schema, read_json_file, schema_validator
+from pufferfish.models.files.json_io import check_schema, read_json_file, schema_validator
 
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("bayesnet.schema.json")

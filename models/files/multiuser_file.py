@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, join_path
-from pufferfish.models.files.pufferfish_file import (check_schema, read_json_file, schema_validator,
+from pufferfish.models.files.json_io import (check_schema, read_json_file, schema_validator,
                               write_json_atomically)
 from pufferfish.models.multiuser import MultiUserModel, User
 from pufferfish.models.numbers import exact, fraction_str, probability
