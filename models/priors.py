@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import prod
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError, join_path
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, Value
 
@@ -55,7 +55,8 @@ class Prior(ABC):
         if bound > limit:
             raise TooLargeError(
                 f"prior {self.name!r} may give positive probability to {bound:,} datasets, more "
-                f"than the limit of {limit:,}; raise it with --max-datasets")
+                f"than the limit of {limit:,}; raise it with --max-datasets",
+                join_path("priors", self.name))
         return self._support()
 
     def distribution(self, limit: int = DEFAULT_MAX_DATASETS) -> Distribution:
