@@ -228,3 +228,31 @@ def test_postprocess_construction_goes_to_out(cli, tmp_path):
     written = tmp_path / "o" / "construction.json"
     assert str(written) in err
     assert set(load_model(written).mechanisms) == {"M_hat", "A_of_M_hat"}
+
+
+# --- conventions in action ------------------------------------------------------------------------
+
+def test_quiet_suppresses_the_notes_and_json_keeps_stdout_pure(cli, tmp_path):
+    code, out, err = cli("influence", "examples/influence_chain.json", "--out", tmp_path,
+                         "--max-b", "2", "--quiet", "--json", "--output", tmp_path / "r.json")
+    assert code == 0 and err == ""
+    assert json.loads(out) == json.loads((tmp_path / "r.json").read_text())
+    assert (tmp_path / "influence_curve.json").exists()
+
+
+def test_no_mechanisms_is_not_a_pass(cli, tmp_path):
+    data = json.loads((EXAMPLES / "quickstart.json").read_text())
+    data["mechanisms"] = {}
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(data))
+    code, out, err = cli("audit", path, "--epsilon", "1")
+    assert code == 2 and "mechanisms" in err and out == ""
+
+
+def test_multiuser_with_no_pair_to_check_is_not_a_pass(cli, tmp_path):
+    data = json.loads((EXAMPLES / "multiuser_bernoulli.json").read_text())
+    del data["users"][3]["alternative"]
+    path = tmp_path / "no_alternative.json"
+    path.write_text(json.dumps(data))
+    code, out, err = cli("multiuser", path, "--pairs", "PQ", "--epsilon", "1")
+    assert code == 2 and "error" in err and out == ""
