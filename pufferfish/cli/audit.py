@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import add_common_options, emit, epsilon_help, positive_int, verdict
+from pufferfish.cli.common import (add_common_options, emit, epsilon_help, parse_epsilon,
+                                   positive_int, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.verify.report import Progress, compact, table
@@ -26,10 +27,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.pufferfish_file import load_model
-    from pufferfish.verify.numerics.certified import parse_budget
     from pufferfish.verify.privacy.audit import audit_model
 
-    budget = parse_budget(args.epsilon) if args.epsilon is not None else None
+    budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     model = load_model(args.model, max_datasets=args.max_datasets)
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")

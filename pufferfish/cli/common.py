@@ -171,6 +171,19 @@ def epsilon_help(what: str) -> str:
     return f"{what}; accepted forms: {EPSILON_FORMS}"
 
 
+def parse_epsilon(text: str, option: str = "--epsilon"):
+    """The budget given to ``option``
+    (:func:`~pufferfish.verify.numerics.certified.parse_budget`); an unreadable one is a usage
+    error that lists the accepted forms."""
+    from pufferfish.models.errors import ModelError
+    from pufferfish.verify.numerics.certified import parse_budget
+
+    try:
+        return parse_budget(text, option)
+    except ModelError as error:
+        raise UsageError(f"{error} (accepted forms: {EPSILON_FORMS})") from None
+
+
 def prepare_folder(args: argparse.Namespace) -> Path:
     """Create ``--out`` if missing and return it."""
     folder = Path(args.out)
@@ -245,5 +258,6 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION", "EPSILON_FORMS",
            "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int", "nonnegative_int",
            "output_file", "output_folder", "add_common_options", "add_out_folder", "epsilon_help",
+           "parse_epsilon",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]

@@ -16,7 +16,8 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
-                                   emit, epsilon_help, names_option, positive_int)
+                                   emit, epsilon_help, names_option, parse_epsilon,
+                                   positive_int)
 from pufferfish.verify.report import Progress, table
 
 
@@ -46,9 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.verify.nfc.attack import composition_attack, repeated_run_levels
     from pufferfish.verify.nfc.programs import nfc_programs
-    from pufferfish.verify.numerics.certified import parse_budget
 
-    budget = parse_budget(args.epsilon)
+    budget = parse_epsilon(args.epsilon)
     model = load_model(args.model, max_datasets=args.max_datasets)
     names = names_option(args.mechanisms, "--mechanisms") or list(model.mechanisms)
     if not names:

@@ -14,7 +14,7 @@ import argparse
 from fractions import Fraction
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, epsilon_help, names_option)
+                                   emit, epsilon_help, names_option, parse_epsilon)
 from pufferfish.models.numbers import INFINITY, epsilon_float, epsilon_str, fraction_str
 from pufferfish.verify.report import table
 
@@ -57,10 +57,9 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.dcp_file import load_dcp_model
     from pufferfish.verify.dcp.composition import composition_audit, true_joint
     from pufferfish.verify.dcp.levels import dcp_check, dcp_delta, dcp_level, effective_mechanism
-    from pufferfish.verify.numerics.certified import parse_budget
 
     delta = unit_rational(args.delta, "--delta") if args.delta is not None else Fraction(0)
-    budget = parse_budget(args.epsilon) if args.epsilon is not None else None
+    budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     individual_delta = unit_rational(args.individual_delta, "--individual-delta")
     requested = names_option(args.mechanisms, "--mechanisms")
     model = load_dcp_model(args.model)

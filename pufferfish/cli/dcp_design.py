@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, epsilon_help, names_option, positive_int)
+                                   emit, epsilon_help, names_option, parse_epsilon,
+                                   positive_int)
 from pufferfish.cli.dcp import unit_rational
 
 
@@ -32,9 +33,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.dcp_file import load_dcp_model
     from pufferfish.verify.dcp.inverse import task1, task2
-    from pufferfish.verify.numerics.certified import parse_budget
 
-    budget = parse_budget(args.target_epsilon, "--target-epsilon")
+    budget = parse_epsilon(args.target_epsilon, "--target-epsilon")
     delta = unit_rational(args.target_delta, "--target-delta")
     names = names_option(args.mechanisms, "--mechanisms")
     model = load_dcp_model(args.model)

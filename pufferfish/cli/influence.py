@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
-from pufferfish.cli.curve_file import curve_document, parse_curve  # noqa: F401  (parse_curve: public here too)
+from pufferfish.cli.curve_file import curve_document
 from pufferfish.verify.report import Progress, table
 
 CURVE_FILE, PLOT_FILE = "influence_curve.json", "influence_curve.png"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
-                                   epsilon_help)
+                                   epsilon_help, parse_epsilon)
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family
 from pufferfish.verify.report import Progress
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                                               interval_parameters, mqm_bayesnet,
                                               mqm_chain_approx, mqm_chain_exact)
 
-    budget = as_budget(args.epsilon)
+    budget = as_budget(parse_epsilon(args.epsilon))
     parameters = chain_parameters(args)
     if args.nodes is not None and args.method != "exact":
         raise UsageError("--nodes applies to --method exact only")

@@ -13,7 +13,8 @@ import os
 from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
-                                   epsilon_help, nonnegative_int, positive_int, prepare_folder,
+                                   epsilon_help, nonnegative_int, parse_epsilon, positive_int,
+                                   prepare_folder,
                                    wrote)
 
 FILE_NAMES = {"figure1.png": "figure_1.png", "figure3.png": "figure_3.png",
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         lengths = _lengths(args.lengths)
         epsilons = tuple(x.strip() for x in args.epsilons.split(","))
         for e in epsilons:
-            as_budget(e)
+            as_budget(parse_epsilon(e, "--epsilons"))
     folder = prepare_folder(args)
     paths = []
     if args.figure in ("1+3", "all"):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
-                                   emit, epsilon_help)
+                                   emit, epsilon_help, parse_epsilon)
 from pufferfish.models.multiuser import PAIR_SETS
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.report import Progress, table
@@ -44,9 +44,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.errors import ModelError
     from pufferfish.models.files.multiuser_file import load_multiuser_model
     from pufferfish.verify.multiuser.calibration import calibrate
-    from pufferfish.verify.numerics.certified import parse_budget
 
-    budget = parse_budget(args.epsilon, "--epsilon")
+    budget = parse_epsilon(args.epsilon)
     model = load_multiuser_model(args.model)
     progress = Progress(11, "calibrators")
     try:

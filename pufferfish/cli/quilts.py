@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
-                                   nonnegative_int, positive_int)
+                                   nonnegative_int, parse_epsilon, positive_int)
 from pufferfish.verify.report import Progress, table
 
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.quilts.mqm import as_budget
 
     family = load_quilt_family(args)
-    budget = as_budget(args.epsilon) if args.epsilon else None
+    budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon else None
     if isinstance(family, BayesNetFamily):
         return _bayesnet(args, family, budget)
     return _chain(args, family, budget)

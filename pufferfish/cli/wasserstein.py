@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
-                                   add_common_options, emit, epsilon_help)
+                                   add_common_options, emit, epsilon_help, parse_epsilon)
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.report import table
 
@@ -47,12 +47,11 @@ def _status(relation: str | None) -> int:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.numerics.certified import parse_budget
     from pufferfish.verify.transport.wasserstein import (parse_query,
                                                          verify_epsilon_delta_mechanism,
                                                          verify_wasserstein_mechanism)
 
-    budget = parse_budget(args.epsilon, "--epsilon")
+    budget = parse_epsilon(args.epsilon)
     delta = exact(args.delta, "--delta") if args.delta is not None else None
     model = load_model(args.model, max_datasets=args.max_datasets)
     query = parse_query(args.query, model.universe)
