@@ -1,36 +1,29 @@
-"""Plain-text tables, progress lines and (re-exported) atomic JSON output for the command line."""
+"""Plain-text tables and a terminal progress line, shared by the command line and the figure and
+experiment drivers of :mod:`pufferfish.proofs_check`.
+
+>>> print(table(["a", "b"], [[1, "x"]]))
+a  b
+-  -
+1  x
+>>> compact("1234567890", limit=6)
+'12345…'
+"""
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from collections.abc import Sequence
 
-from pufferfish.models.files.pufferfish_file import write_json_atomically
+__all__ = ["table", "compact", "Progress", "set_progress_visible"]
 
-__all__ = ["table", "compact", "write_json_atomically", "Progress", "emit", "verdict",
-           "EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED"]
-
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
-"""Exit statuses: holds / violated / bad input (DESIGN.md), and 3 for a certified interval that
-straddles the budget (neither verdict is proved)."""
+_progress_visible = True
 
 
-def emit(args: argparse.Namespace, data: dict, text: str) -> None:
-    """Print ``text`` (or ``data`` as JSON with ``--json``) and write ``--output`` atomically."""
-    if getattr(args, "output", None):
-        write_json_atomically(data, args.output)
-    if getattr(args, "json", False):
-        print(json.dumps(data, indent=2))
-    else:
-        print(text)
-
-
-def verdict(holds: bool | None) -> int:
-    """Exit status for a check: 1 when it is violated, else 0 (``None`` = only computed)."""
-    return EXIT_VIOLATED if holds is False else EXIT_OK
-
+def set_progress_visible(visible: bool) -> None:
+    """Allow (``True``, the default) or forbid progress lines; the command line's ``--quiet``
+    forbids them.  Even when allowed, a line is drawn only when stderr is a terminal."""
+    global _progress_visible
+    _progress_visible = visible
 
 
 def compact(text: str, limit: int = 28) -> str:
@@ -48,20 +41,26 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 class Progress:
-    """A one-line progress indicator on stderr, shown only when stderr is a terminal."""
+    """A one-line progress indicator on stderr, drawn (with ``\\r``) only when stderr is a
+    terminal and progress is visible (:func:`set_progress_visible`)."""
 
     def __init__(self, total: int, label: str) -> None:
         self.total, self.label, self.done = total, label, 0
-        self.enabled = sys.stderr.isatty() and total > 1
+        self.enabled = _progress_visible and sys.stderr.isatty() and total > 1
 
     def step(self, what: str = "") -> None:
         self.done += 1
         if self.enabled:
             width = 24
-            filled = width * self.done // max(self.total, 1)
+            filled = width * min(self.done, self.total) // max(self.total, 1)
             sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
                              f"{self.done}/{self.total} {what[:40]:<40}")
             sys.stderr.flush()
+
+    def update(self, done: int, what: str = "") -> None:
+        """Show ``done`` of ``total`` (for callers that report counts rather than steps)."""
+        self.done = done - 1
+        self.step(what)
 
     def close(self) -> None:
         if self.enabled:

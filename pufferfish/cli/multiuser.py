@@ -1,29 +1,29 @@
 """``pufferfish multiuser MODEL --pairs {ab,a-absent,P-absent,PQ} --epsilon E``
 (``001_3a97785a86d61e37.txt`` §4).
 
-Reads a multi-user model file (:mod:`pufferfish.models.files.multiuser_file`), computes the exact conditional
-distributions of the aggregate for every non-vacuous pair of the chosen pair set, and prints
-every applicable calibrator's θ (exact multiple of 1/ε, or a certified interval), the certified
-actual Pufferfish level of ``X + Lap(θ)`` next to ε, and the minimal θ achieving ε
+Reads a multi-user model file (:mod:`pufferfish.models.files.multiuser_file`), computes the exact
+conditional distributions of the aggregate for every non-vacuous pair of the chosen pair set, and
+prints every applicable calibrator's θ (exact multiple of 1/ε, or a certified interval), the
+certified actual Pufferfish level of ``X + Lap(θ)`` next to ε, and the minimal θ achieving ε
 (:func:`pufferfish.verify.multiuser.calibration.calibrate`).
 
 Exit status: 0 when every calibrator's θ achieves ε, 1 when one is proved not to (a failed
-sufficient condition), 3 when a comparison stays undecided, 2 on bad input.
+sufficient condition), 3 when a comparison stays undecided, 2 on bad input — including a pair set
+that leaves no pair to check (nothing would be verified).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
+                                   emit, epsilon_help, parse_epsilon)
 from pufferfish.models.multiuser import PAIR_SETS
-from pufferfish.models.files.multiuser_file import load_multiuser_model
 from pufferfish.models.numbers import fraction_str
-from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.verify.multiuser.calibration import calibrate
-from pufferfish.verify.report import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, Progress, emit, table
+from pufferfish.verify.report import Progress, table
 
 
-def add_parser(subparsers, common) -> None:
+def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "multiuser", help="multi-user Pufferfish (001 §4): every calibrator's Laplace scale θ, "
         "the certified actual level of X + Lap(θ), and the minimal θ")
@@ -31,24 +31,32 @@ def add_parser(subparsers, common) -> None:
     parser.add_argument("--pairs", required=True, choices=PAIR_SETS,
                         help="secret pair set: ab = S_{a,b}, a-absent = S_{a,⊥}, "
                         "P-absent = S_{P,⊥}, PQ = S_{P,Q}")
-    parser.add_argument("--epsilon", required=True, help="privacy budget ε > 0 (rational: 0.5, 1/2)")
+    parser.add_argument("--epsilon", required=True,
+                        help=epsilon_help("privacy budget ε > 0 (rational)"))
     parser.add_argument("--no-minimal", action="store_true",
                         help="skip the bisection for the minimal θ")
-    common(parser)
+    add_common_options(parser)
     parser.set_defaults(handler=run)
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.multiuser_file import load_multiuser_model
+    from pufferfish.verify.multiuser.calibration import calibrate
+
+    budget = parse_epsilon(args.epsilon)
     model = load_multiuser_model(args.model)
-    budget = parse_budget(args.epsilon, "--epsilon")
     progress = Progress(11, "calibrators")
     try:
         result = calibrate(model, args.pairs, budget, minimal=not args.no_minimal,
                            progress=lambda name: progress.step(name))
     finally:
         progress.close()
-    data = {"model": str(args.model), **result.to_dict()}
-    emit(args, data, _text(args, result))
+    if not result.pairs:
+        raise ModelError(f"the pair set {args.pairs} gives no pair to check on this model "
+                         f"({len(result.vacuous)} vacuous): nothing was verified", "--pairs")
+    emit(args, {"model": str(args.model), **result.to_dict()}, _text(args, result))
     holds = result.holds
     return EXIT_VIOLATED if holds is False else EXIT_UNDECIDED if holds is None else EXIT_OK
 
@@ -73,7 +81,8 @@ def _text(args, result) -> str:
         level = c.check.level
         verdict = {"below": "holds", "tight": "holds (tight)", "above": "VIOLATED",
                    "undecided": "UNDECIDED"}[c.check.relation]
-        rows.append([c.name, text, f"[{level.epsilon_lower:.6f}, {level.epsilon_upper:.6f}]", verdict])
+        rows.append([c.name, text, f"[{level.epsilon_lower:.6f}, {level.epsilon_upper:.6f}]",
+                     verdict])
     lines += ["", table(["calibrator", "θ", "actual level ε", f"vs ε = {fraction_str(eps)}"], rows)]
     if result.minimal is not None:
         m = result.minimal

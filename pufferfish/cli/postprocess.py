@@ -1,17 +1,25 @@
 """``pufferfish postprocess``: levels before and after a post-processor, and the post-processing
 invariance of NfC constraint sets (``000_65109fe28ca61d17.txt`` §5.2, Theorem 5; see
-:mod:`pufferfish.verify.nfc.postprocessing`)."""
+:mod:`pufferfish.verify.nfc.postprocessing`).
+
+* ``pufferfish postprocess MODEL --mechanism M --map MAP`` — exit 1 if a level increased;
+* ``pufferfish postprocess --constraints FILE [--out DIR]`` — exit 1 when the constraint set is
+  not invariant; ``--out`` writes the proof's construction (M̂ and A∘M̂) as the model file
+  ``DIR/construction.json``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+from pathlib import Path
 
-from pufferfish.models.errors import ModelError
-from pufferfish.verify.report import EXIT_OK, EXIT_VIOLATED, emit
+from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
+                                   add_out_folder, emit, output_file, prepare_folder, wrote)
+
+CONSTRUCTION_FILE = "construction.json"
 
 
-def add_parser(subparsers, common) -> None:
+def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "postprocess", help="Pufferfish/DP/NfC levels before and after a post-processor, or the "
         "post-processing invariance of a set of NfC constraints (Theorem 5)")
@@ -19,38 +27,33 @@ def add_parser(subparsers, common) -> None:
     parser.add_argument("--mechanism", help="the mechanism to post-process")
     parser.add_argument("--map", help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")
     parser.add_argument("--constraints", help="NfC constraints file {\"nfc_constraints\": 1, ...}")
-    parser.add_argument("--write", metavar="FILE", help="with --constraints: write the proof's "
-                        "construction (M̂ and A∘M̂) as a model file")
-    common(parser)
+    add_out_folder(parser, f"the construction of the proof (M̂ and A∘M̂) as the model file "
+                           f"{CONSTRUCTION_FILE}, with --constraints")
+    parser.add_argument("--write", metavar="FILE", type=output_file, help=argparse.SUPPRESS)
+    add_common_options(parser, datasets=True, outputs=True)
     parser.set_defaults(handler=run)
+    return parser
 
 
 def run(args: argparse.Namespace) -> int:
     if args.constraints:
         if args.model or args.mechanism or args.map:
-            raise ModelError("use either --constraints FILE or MODEL --mechanism M --map MAP",
-                             "--constraints")
+            raise UsageError("use either --constraints FILE or MODEL --mechanism M --map MAP")
         return _constraints(args)
     if not (args.model and args.mechanism and args.map):
-        raise ModelError("give MODEL --mechanism M --map MAP, or --constraints FILE", "postprocess")
+        raise UsageError("give MODEL --mechanism M --map MAP, or --constraints FILE")
+    if args.out or args.write:
+        raise UsageError("--out applies to --constraints only")
     return _audit(args)
 
 
-def _read_json(path: str, what: str) -> object:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            return json.load(stream)
-    except json.JSONDecodeError as error:
-        raise ModelError(f"malformed JSON at line {error.lineno}, column {error.colno}: "
-                         f"{error.msg}", what) from None
-
-
 def _audit(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import parse_model
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
     from pufferfish.verify.nfc.postprocessing import postprocess_audit
 
-    data = _read_json(args.model, args.model)
-    mapping = _read_json(args.map, "--map")
+    data = read_json_file(args.model, "model file")
+    mapping = read_json_file(args.map, "map file")
     if not isinstance(mapping, dict) or set(mapping) != {"map"}:
         raise ModelError("the map file is {\"map\": [[output, [[new output, p], ...]], ...]}",
                          "--map")
@@ -69,17 +72,20 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _constraints(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import dump_model
-    from pufferfish.verify.nfc.postprocessing import counterexample_model, invariance_report, parse_constraints
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.pufferfish_file import dump_model, read_json_file
+    from pufferfish.verify.nfc.postprocessing import (counterexample_model, invariance_report,
+                                                      parse_constraints)
 
-    constraints = parse_constraints(_read_json(args.constraints, "--constraints"))
+    constraints = parse_constraints(read_json_file(args.constraints, "constraints file"))
     report = invariance_report(constraints)
-    text = report.explain()
-    if args.write:
+    target = (prepare_folder(args) / CONSTRUCTION_FILE if args.out else
+              Path(args.write) if args.write else None)
+    if target is not None:
         if report.construction is None:
             raise ModelError("every non-redundant β is one-hot: there is no construction to write",
-                             "--write")
-        dump_model(counterexample_model(report.construction, constraints.budget), args.write)
-        text += f"\nwrote the construction (M_hat, A_of_M_hat) to {args.write}"
-    emit(args, report.to_dict(), text)
+                             "--out")
+        dump_model(counterexample_model(report.construction, constraints.budget), target)
+        wrote(args, target)
+    emit(args, report.to_dict(), report.explain())
     return EXIT_OK if report.invariant else EXIT_VIOLATED

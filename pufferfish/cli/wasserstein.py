@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.models.files.pufferfish_file import load_model
-from pufferfish.models.numbers import exact, fraction_str
-from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.verify.report import EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, emit, table
-from pufferfish.verify.transport.wasserstein import (parse_query, verify_epsilon_delta_mechanism,
-                                verify_wasserstein_mechanism)
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
+                                   add_common_options, emit, epsilon_help, parse_epsilon)
+from pufferfish.models.numbers import fraction_str
+from pufferfish.verify.report import table
 
 
-def add_parser(subparsers, common) -> None:
+def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "wasserstein", help="Wasserstein mechanism (002 §3, Algorithm 1): W, its coupling, "
         "σ = W/ε and the certified actual Pufferfish level of Q + Lap(σ)")
     parser.add_argument("model", help="model file (JSON)")
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
-    parser.add_argument("--epsilon", required=True, help="privacy parameter ε > 0 (rational: "
-                        "0.5, 1/2 ...)")
-    parser.add_argument("--delta", help="run the (ε, δ) variant of Appendix A.4 with this δ in "
-                        "[0, 1)")
-    common(parser)
+    parser.add_argument("--epsilon", required=True, help=epsilon_help("privacy parameter ε > 0"))
+    parser.add_argument("--delta", help=f"run the (ε, δ) variant of Appendix A.4 with this δ in "
+                                        f"[0, 1) ({RATIONAL_FORMS})")
+    add_common_options(parser, datasets=True)
     parser.set_defaults(handler=run)
+    return parser
 
 
 def _status(relation: str | None) -> int:
@@ -47,14 +45,20 @@ def _status(relation: str | None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.models.files.pufferfish_file import load_model
+    from pufferfish.models.numbers import exact
+    from pufferfish.verify.transport.wasserstein import (parse_query,
+                                                         verify_epsilon_delta_mechanism,
+                                                         verify_wasserstein_mechanism)
+
+    budget = parse_epsilon(args.epsilon)
+    delta = exact(args.delta, "--delta") if args.delta is not None else None
     model = load_model(args.model, max_datasets=args.max_datasets)
     query = parse_query(args.query, model.universe)
-    budget = parse_budget(args.epsilon, "--epsilon")
-    if args.delta is not None:
-        result = verify_epsilon_delta_mechanism(model, query, budget, exact(args.delta, "--delta"),
-                                                args.max_datasets)
-        text = _delta_text(args, result)
-        emit(args, {"model": str(args.model), "query": args.query, **result.to_dict()}, text)
+    if delta is not None:
+        result = verify_epsilon_delta_mechanism(model, query, budget, delta, args.max_datasets)
+        emit(args, {"model": str(args.model), "query": args.query, **result.to_dict()},
+             _delta_text(args, result))
         return _status(result.relation)
     result = verify_wasserstein_mechanism(model, query, budget, args.max_datasets, args.query)
     emit(args, {"model": str(args.model), "query": args.query, **result.to_dict()},

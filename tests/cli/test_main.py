@@ -120,11 +120,10 @@ def test_influence_figures_are_written(capsys, tmp_path):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_every_subcommand_has_help(capsys):
-    from pufferfish.cli.main import build_parser
+def test_every_subcommand_is_registered():
+    from pufferfish.cli.main import COMMANDS, build_parser
 
-    parser = build_parser()
-    commands = parser._subparsers._group_actions[0].choices
+    build_parser()
     assert {"audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "quilts", "mqm", "wasserstein", "multiuser", "dcp",
-            "dcp-design"} <= set(commands)
+            "dcp-design"} <= set(COMMANDS)

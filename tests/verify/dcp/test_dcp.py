@@ -1,9 +1,8 @@
 """Differential confounding privacy (004_acc5641f8e5f8c79.txt): exact indistinguishability,
-composition, inverse composition, model files, command line and claims."""
+composition, inverse composition, model files and claims (the command line: tests/cli)."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as F
 from itertools import combinations
 from pathlib import Path
@@ -272,36 +271,7 @@ def test_model_file_errors_carry_json_paths(patch, path):
     assert error.value.path == path
 
 
-# ---- command line and claims -----------------------------------------------------------------
-
-def _run(argv, capsys):
-    from pufferfish.cli.main import _Parser, _common
-    from pufferfish.cli import dcp as dcp_command
-    parser = _Parser(prog="pufferfish")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    dcp_command.add_parser(sub, _common)
-    args = parser.parse_args(argv)
-    code = args.handler(args)
-    return code, capsys.readouterr().out
-
-
-def test_cli_dcp_prints_levels_and_exit_codes(capsys):
-    code, out = _run(["dcp", str(EXAMPLES / "dcp_two_secrets.json")], capsys)
-    assert code == 0 and "log(31/7)" in out and "log(121/25)" in out
-    code, out = _run(["dcp", str(EXAMPLES / "dcp_xor.json"), "--epsilon", "1", "--delta", "1/10"],
-                     capsys)
-    assert code == 1 and "VIOLATED" in out
-    code, out = _run(["dcp", str(EXAMPLES / "dcp_two_secrets.json"), "--epsilon", "log(31/7)",
-                      "--delta", "0", "--json"], capsys)
-    assert code == 0 and json.loads(out)["verdict"]["holds"] is True
-
-
-def test_cli_dcp_design(capsys):
-    code, out = _run(["dcp-design", str(EXAMPLES / "dcp_two_secrets.json"), "--target-epsilon",
-                      "log(5)", "--target-delta", "0", "--iterations", "2", "--json"], capsys)
-    data = json.loads(out)
-    assert data["task2"]["epsilon"] == "log(31/7)" and data["task2"]["verified"] is True
-    assert code == (0 if data["task1"]["verified"] else 1)
+# ---- claims -----------------------------------------------------------------------------------
 
 
 def test_claims_of_paper_004_run_and_report_honestly():

@@ -1,8 +1,6 @@
 """Tests of pufferfish.verify.influence.curves, pufferfish.verify.influence.chains and the influence CLI
 (000_65109fe28ca61d17.txt §6.1 Definition 6, §6.2 Definition 7, §6.3 Example 6.1)."""
 
-import argparse
-import json
 import random
 from fractions import Fraction as F
 
@@ -15,7 +13,7 @@ from pufferfish.models.numbers import INFINITY
 from pufferfish.proofs_check.paper_000.influence import theorem8_ratio
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.influence.curves import influence_curve, leakage_through, max_influence
-from pufferfish.cli.influence import add_parser, parse_curve
+from pufferfish.cli.curve_file import parse_curve
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 
 
@@ -143,31 +141,6 @@ def test_curve_is_non_increasing_and_ends_at_zero(p, q, n):
     values = [pt.max_ratio for pt in influence_curve(m).points]
     assert values[0] == INFINITY and values[-1] == 1
     assert all(x >= y for x, y in zip(values, values[1:]))
-
-
-def _run(argv):
-    parser = argparse.ArgumentParser()
-    from pufferfish.cli.main import _common
-    sub = parser.add_subparsers()
-    add_parser(sub, _common)
-    args = parser.parse_args(argv)
-    return args.handler(args)
-
-
-def test_cli_influence_and_translate(tmp_path, capsys):
-    curve_file, plot = tmp_path / "c.json", tmp_path / "c.png"
-    assert _run(["influence", "examples/influence_chain.json", "--save-curve", str(curve_file),
-                 "--plot", str(plot), "--max-b", "7"]) == 0
-    out = capsys.readouterr().out
-    assert "log(64)" in out and plot.stat().st_size > 0
-    assert _run(["translate", "--curve", str(curve_file), "--epsilon-puffer", "2"]) == 0
-    assert "2/7" in capsys.readouterr().out
-    assert _run(["translate", "--curve", str(curve_file), "--epsilon-dp", "1/2", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["epsilon_puffer"]["value"] == "7/2"
-    assert _run(["influence", "examples/influence_table.json", "--secret-pair", "x2=0,x2=1",
-                 "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["points"][1]["a"] == "log(2)"
 
 
 def test_curve_file_validation():

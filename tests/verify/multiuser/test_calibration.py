@@ -1,10 +1,9 @@
-"""Tests of pufferfish.verify.multiuser.calibration and the ``multiuser`` subcommand
+"""Tests of pufferfish.verify.multiuser.calibration (the ``multiuser`` subcommand: tests/cli)
 (001_3a97785a86d61e37.txt §2 Proposition 1, §4 Theorems 1–4, Lemmas 1–2, equations (13)–(21),
 Figures 1–4 and 6–8; Appendix A Proposition 2)."""
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction as Q
 from pathlib import Path
@@ -18,9 +17,7 @@ from pufferfish.models.multiuser import bernoulli
 from pufferfish.proofs_check.paper_001.instances import (paper_bernoulli_model,
                                                         paper_distribution_model, paper_table3,
                                                         paper_value_model)
-from pufferfish.cli import multiuser as multiuser_command
 from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.cli.main import _Parser, _common
 from pufferfish.verify.multiuser.calibration import calibrate
 from pufferfish.verify.multiuser.levels import check_theta, level_at, minimal_theta
 from pufferfish.verify.multiuser.pairs import pair_conditionals
@@ -159,38 +156,6 @@ def test_log_budget_refused():
         calibrate(paper_value_model(), "ab", parse_budget("log(2)"))
     with pytest.raises(ModelError):
         calibrate(paper_value_model(), "ab", parse_budget("0"))
-
-
-def _run(argv):
-    parser = _Parser(prog="pufferfish")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    multiuser_command.add_parser(sub, _common)
-    args = parser.parse_args(argv)
-    return args.handler(args)
-
-
-def test_cli_prints_table_and_json(capsys, tmp_path):
-    status = _run(["multiuser", str(EXAMPLES / "multiuser_table3.json"), "--pairs", "PQ",
-                   "--epsilon", "1", "--no-minimal"])
-    out = capsys.readouterr().out
-    assert status == 0 and "theorem4" in out and "2/ε = 2" in out
-    target = tmp_path / "out.json"
-    status = _run(["multiuser", str(EXAMPLES / "multiuser_bernoulli.json"), "--pairs", "PQ",
-                   "--epsilon", "1/2", "--json", "--output", str(target)])
-    data = json.loads(capsys.readouterr().out)
-    assert status == 0 and data == json.loads(target.read_text())
-    assert {c["calibrator"] for c in data["calibrations"]} >= {"lemma1", "lemma2", "theorem4"}
-    assert data["minimal_theta"]["upper_float"] < 2
-
-
-def test_cli_bad_pairs_and_file(tmp_path):
-    from pufferfish.cli.main import UsageError
-    with pytest.raises(UsageError):
-        _run(["multiuser", str(EXAMPLES / "multiuser_table3.json"), "--pairs", "xy", "--epsilon", "1"])
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"multiuser_model": 1, "users": [{"name": "a", "distribution": {"1": 0.5}}]}')
-    with pytest.raises(ModelError):
-        _run(["multiuser", str(bad), "--pairs", "ab", "--epsilon", "1"])
 
 
 def test_claims_of_paper_001():

@@ -8,8 +8,6 @@ Algorithm 2 on the network; the claims of the paper (Lemmas B.2–B.7, Claims B.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 from fractions import Fraction as F
 
@@ -158,58 +156,6 @@ def test_gk16_baseline_appendix_b10():
     r = gk16_noise(gk16_gamma_ratio(F(3, 5), F(7, 10)), 100, "1")
     gamma = 0.5 * math.log(float(gk16_gamma_ratio(F(3, 5), F(7, 10))))
     assert abs(r.spectral_norm[1] - 2 * gamma * math.cos(math.pi / 101)) < 1e-12
-
-
-# ------------------------------------------------------------------------------------------------
-# command line
-# ------------------------------------------------------------------------------------------------
-
-def _run(argv, capsys):
-    from pufferfish.cli import quilts as quilts_command
-    from pufferfish.cli.main import _common
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    quilts_command.add_parser(sub, _common)
-    args = parser.parse_args(argv)
-    status = args.handler(args)
-    return status, capsys.readouterr().out
-
-
-def test_cli_quilts_vstructure(capsys):
-    status, out = _run(["quilts", "examples/bayesnet_vstructure.json", "--node", "A",
-                        "--epsilon", "2", "--json"], capsys)
-    data = json.loads(out)
-    assert status == 0 and data["quilts"][0]["quilt"] == [] and data["quilts"][0]["score"][1] >= 1.5
-
-
-def test_cli_mqm_chain_methods(capsys):
-    status, out = _run(["mqm", "examples/chain_binary_T100.json", "--epsilon", "1", "--json"], capsys)
-    exact = json.loads(out)
-    assert status == 0 and exact["method"] == "exact" and exact["worst_node"]["quilt"]["a"] == 9
-    for method in ("approx", "fast"):
-        status, out = _run(["mqm", "examples/chain_binary_T100.json", "--epsilon", "1",
-                            "--method", method, "--json"], capsys)
-        data = json.loads(out)
-        assert data["sigma_max"][0] >= exact["sigma_max"][1]
-
-
-def test_cli_bad_input_is_a_model_error(capsys):
-    from pufferfish.models.errors import ModelError
-    with pytest.raises(ModelError, match="--epsilon"):
-        _run(["mqm", "examples/chain_binary_T100.json", "--epsilon", "0"], capsys)
-    with pytest.raises(ModelError, match="chain 1..100"):
-        _run(["quilts", "examples/chain_binary_T100.json", "--node", "101"], capsys)
-
-
-def test_cli_figures_small(tmp_path, capsys, monkeypatch):
-    import pufferfish.proofs_check.paper_002.figures as figs
-    from fractions import Fraction
-    original = figs.figure1_data
-    monkeypatch.setattr(figs, "figure1_data", lambda **kw: original(
-        runs=2, seed=kw.get("seed", 0), lows=[Fraction(1, 10), Fraction(2, 5)], grid=2))
-    status, out = _run(["mqm-figures", "--out", str(tmp_path), "--grid", "3"], capsys)
-    assert status == 0 and (tmp_path / "figure1.png").stat().st_size > 1000
-    assert (tmp_path / "figure3.png").exists()
 
 
 # ------------------------------------------------------------------------------------------------

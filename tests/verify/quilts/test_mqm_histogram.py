@@ -9,8 +9,6 @@ check that the consistency claim can fail; Figure 4 written with tiny settings.
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 from fractions import Fraction as F
 from itertools import product
@@ -218,27 +216,6 @@ def test_figure4_data_tiny():
             assert all(x >= y for x, y in zip(column, column[1:]))
     with pytest.raises(ModelError, match="pi_est"):
         figure4_data(**{**TINY, "pi_ests": ("1/10",)})
-
-
-def test_figure4_png_and_cli(tmp_path, capsys):
-    from pufferfish.cli import quilts as quilts_command
-    from pufferfish.cli.main import _common
-    parser = argparse.ArgumentParser()
-    quilts_command.add_parser(parser.add_subparsers(), _common)
-    args = parser.parse_args(["mqm-figures", "--out", str(tmp_path), "--figure", "4",
-                              "--repetitions", "3", "--length", "150", "--lengths", "120,240",
-                              "--epsilons", "1,5", "--json"])
-    assert args.handler(args) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["figures"] == [str(tmp_path / "figure4.png")]
-    assert (tmp_path / "figure4.png").stat().st_size > 1000
-    assert not (tmp_path / "figure1.png").exists()
-    data = json.loads((tmp_path / "figure4.json").read_text())
-    assert data["repetitions"] == 3 and [line["T"] for line in data["panels"]["T"]] == [120, 240]
-    bad = parser.parse_args(["mqm-figures", "--out", str(tmp_path), "--figure", "4",
-                             "--lengths", "a,b"])
-    with pytest.raises(ModelError, match="--lengths"):
-        bad.handler(bad)
 
 
 def test_make_figure4_direct(tmp_path):

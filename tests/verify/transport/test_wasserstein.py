@@ -1,10 +1,9 @@
 """Tests of the Wasserstein modules of pufferfish.verify.transport (w_infinity, trimmed, parameter,
 wasserstein, epsilon_delta, groups, queries; 002_e1f2e9a9937b8cda.txt §3, Algorithm 1, Theorems 3.2–3.3,
-the flu example, Appendix A.4) and of the ``wasserstein`` subcommand."""
+the flu example, Appendix A.4); the ``wasserstein`` subcommand is tested in tests/cli."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction as Q
 from math import lcm
 from pathlib import Path
@@ -19,8 +18,6 @@ from pufferfish.examples import example_path
 from pufferfish.models.errors import ModelError
 from pufferfish.models.files.pufferfish_file import load_model
 from pufferfish.verify.numerics.certified import parse_budget
-from pufferfish.cli.main import _Parser, _common
-from pufferfish.cli import wasserstein as wasserstein_command
 from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
                                                         flu_conditionals, flu_model)
 from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
@@ -212,38 +209,6 @@ def test_parse_query_errors():
         parse_query("median", model.universe)
     with pytest.raises(ModelError):
         parse_query("attribute:nobody", model.universe)
-
-
-def run_cli(argv, capsys):
-    parser = _Parser(prog="pufferfish")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    wasserstein_command.add_parser(sub, _common)
-    args = parser.parse_args(argv)
-    code = args.handler(args)
-    return code, capsys.readouterr().out
-
-
-def test_cli_flu(capsys):
-    code, out = run_cli(["wasserstein", str(EXAMPLES / "flu.json"), "--query", "sum",
-                         "--epsilon", "1"], capsys)
-    assert code == 0
-    assert "W = 2" in out and "σ = W/ε = 2" in out and "holds (below)" in out
-    code, out = run_cli(["wasserstein", str(EXAMPLES / "flu.json"), "--query", "sum",
-                         "--epsilon", "1", "--json"], capsys)
-    data = json.loads(out)
-    assert data["W"]["W"] == "2" and data["holds"] is True
-
-
-def test_cli_delta_and_bad_input(capsys, tmp_path):
-    code, out = run_cli(["wasserstein", str(EXAMPLES / "wasserstein_chain.json"), "--query",
-                         "sum", "--epsilon", "1/2", "--delta", "1/10"], capsys)
-    assert code == 0 and "Theorem A.8" in out
-    with pytest.raises(ModelError):
-        run_cli(["wasserstein", str(EXAMPLES / "flu.json"), "--query", "sum", "--epsilon", "-1"],
-                capsys)
-    with pytest.raises(ModelError):
-        run_cli(["wasserstein", str(EXAMPLES / "flu.json"), "--query", "sum", "--epsilon", "1",
-                 "--delta", "2"], capsys)
 
 
 def test_claims_of_paper_002_wasserstein():

@@ -1,14 +1,11 @@
-"""The Top-K experiment runner and the ``experiment topk`` command
-(``000_65109fe28ca61d17.txt`` §7), on tiny settings."""
+"""The Top-K experiment runner (``000_65109fe28ca61d17.txt`` §7), on tiny settings (the
+``experiment topk`` command: tests/cli)."""
 
-import argparse
-import csv
 
 import numpy as np
 import pytest
 
 from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
-from pufferfish.cli import experiment as experiment_command
 from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials, summarise, tables_text, claims_text
 from pufferfish.proofs_check.paper_000.topk.mechanisms import MECHANISMS
 
@@ -41,23 +38,3 @@ def test_summary_tables_and_claim_cells(setup):
         assert c.holds == (c.difference[0] >= 0)
     assert result.to_dict()["holds"] == result.holds
 
-
-def test_command_writes_csv_and_plot(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(experiment_command.SHAPES, "activities",
-                        SHAPES["activities"].scaled(0.1))
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-
-    def common(p):
-        p.add_argument("--json", action="store_true")
-        p.add_argument("--output")
-
-    experiment_command.add_parser(sub, common)
-    args = parser.parse_args(["experiment", "topk", "--shape", "activities", "--trials", "3",
-                              "--workers", "1", "--out", str(tmp_path)])
-    assert args.handler(args) == 0
-    out = capsys.readouterr().out
-    assert "Majority baseline" in out and "Ours-Exp ≥ MQM" in out
-    rows = list(csv.DictReader(open(tmp_path / "topk_activities_K3.csv")))
-    assert len(rows) == 6 * 4 * 6
-    assert (tmp_path / "topk_activities_K3.png").stat().st_size > 1000

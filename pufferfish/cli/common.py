@@ -1,0 +1,263 @@
+"""What every subcommand shares: the parser class, the option conventions, argument types and
+the output helpers (``docs``: "Command line"; issue 13, "one set of conventions").
+
+Conventions, enforced by ``tests/cli/test_conventions.py``:
+
+* ``--json`` prints the result (its ``to_dict()`` under a versioned envelope, see
+  :func:`output_document`) on stdout and nothing else; ``--output FILE`` writes the same JSON
+  atomically to a regular file (checked before any work starts);
+* ``--out DIR`` is the one option for every further file a command writes (created if missing;
+  every file written is listed on stderr);
+* ``--quiet`` suppresses notes and progress on stderr, ``--debug`` shows tracebacks;
+* ``--max-datasets`` / ``--max-outputs`` appear only on commands that enumerate datasets /
+  mechanism outputs;
+* exit statuses: :data:`EXIT_OK` 0, :data:`EXIT_VIOLATED` 1, :data:`EXIT_BAD_INPUT` 2,
+  :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED` 143
+  (SIGTERM).
+
+>>> positive_int("3")
+3
+>>> output_document("audit", {"check": "audit"})
+{'pufferfish_output': 1, 'command': 'audit', 'check': 'audit'}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+from pufferfish.models.files.pufferfish_file import write_json_atomically
+from pufferfish.verify.report import set_progress_visible
+
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+
+EXIT_CODES_HELP = """exit status:
+  0    the property checked holds (or the command only computes)
+  1    the property is violated
+  2    bad input or usage (a one-paragraph message on stderr, no traceback unless --debug)
+  3    undecided: a certified interval contains the budget
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)
+An interrupted or terminated run leaves no partial or temporary --output file."""
+
+OUTPUT_VERSION = 1
+"""Version of the ``--json`` output format (the ``"pufferfish_output"`` key); the schemas in
+``pufferfish/cli/schemas/`` describe this version."""
+
+EPSILON_FORMS = "a decimal (0.5), a fraction (1/2), log(R) with rational R >= 1 (log(3), " \
+                "log(9/2)) or inf"
+"""The accepted forms of a budget string (:func:`pufferfish.verify.numerics.certified.parse_budget`)."""
+
+RATIONAL_FORMS = "an exact rational: 0.25, 1/4 or 3"
+
+
+class UsageError(Exception):
+    """Bad command-line usage (exit 2)."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose errors raise :class:`UsageError` (exit 2 through ``main``) instead
+    of exiting from inside argparse."""
+
+    def error(self, message: str) -> None:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+# --- argument types --------------------------------------------------------------------------
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse type)."""
+    return _bounded_int(text, 1, "a positive integer")
+
+
+def nonnegative_int(text: str) -> int:
+    """An integer >= 0 (argparse type)."""
+    return _bounded_int(text, 0, "an integer >= 0")
+
+
+def _bounded_int(text: str, low: int, what: str) -> int:
+    stripped = text.strip()
+    if len(stripped) > 30:
+        raise argparse.ArgumentTypeError(f"expected {what}, got a {len(stripped)}-character value")
+    try:
+        value = int(stripped)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+    return value
+
+
+def output_file(text: str) -> str:
+    """A path ``--output`` may write: not empty, not an existing non-regular file (device, FIFO,
+    directory, symlink to one), in an existing writable folder.  Checked at parse time, so a bad
+    target fails before any work is done."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty string")
+    path = Path(text)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot use {text!r}: {error.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise argparse.ArgumentTypeError(f"{text!r} is {kind}; --output writes regular files only")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"the folder of {text!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"the folder of {text!r} is not writable")
+    return text
+
+
+def output_folder(text: str) -> str:
+    """A folder ``--out`` may write into: not empty, a folder or not yet existing (then created
+    by :func:`prepare_folder`).  Checked at parse time."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder name, got an empty string")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
+    if os.path.isdir(text) and not os.access(text, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"the folder {text!r} is not writable")
+    return text
+
+
+# --- options ---------------------------------------------------------------------------------
+
+def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = False,
+                       outputs: bool = False) -> None:
+    """``--json``, ``--output``, ``--quiet``, ``--debug`` on every command, and the enumeration
+    limits only where they apply (``datasets``: the command enumerates a model's datasets;
+    ``outputs``: it enumerates mechanism outputs)."""
+    from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
+    from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+
+    parser.add_argument("--json", action="store_true",
+                        help="print the full result as JSON on stdout (nothing else)")
+    parser.add_argument("--output", metavar="FILE", type=output_file,
+                        help="also write the JSON result to FILE, a regular file (atomically: a "
+                             "failure or an interruption never leaves a partial file)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no notes or progress on stderr (errors are still printed)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    if datasets:
+        parser.add_argument("--max-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
+                            help=f"refuse to enumerate more datasets than this "
+                                 f"(default {DEFAULT_MAX_DATASETS:,})")
+    if outputs:
+        parser.add_argument("--max-outputs", type=positive_int, default=DEFAULT_MAX_OUTPUTS,
+                            help=f"refuse mechanisms with more outputs "
+                                 f"(default {DEFAULT_MAX_OUTPUTS:,})")
+
+
+def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool = False,
+                   default: str | None = None) -> None:
+    """``--out DIR``: the folder for the files the command writes (``what`` names them)."""
+    tail = " (required)" if required else f" (default: {default})" if default else ""
+    parser.add_argument("--out", metavar="DIR", type=output_folder, required=required,
+                        default=default, help=f"folder for {what}; created if missing, every "
+                                              f"file written is listed on stderr{tail}")
+
+
+def epsilon_help(what: str) -> str:
+    """Help text of a budget option: ``what`` it does, then the accepted forms."""
+    return f"{what}; accepted forms: {EPSILON_FORMS}"
+
+
+def parse_epsilon(text: str, option: str = "--epsilon"):
+    """The budget given to ``option``
+    (:func:`~pufferfish.verify.numerics.certified.parse_budget`); an unreadable one is a usage
+    error that lists the accepted forms."""
+    from pufferfish.models.errors import ModelError
+    from pufferfish.verify.numerics.certified import parse_budget
+
+    try:
+        return parse_budget(text, option)
+    except ModelError as error:
+        raise UsageError(f"{error} (accepted forms: {EPSILON_FORMS})") from None
+
+
+def prepare_folder(args: argparse.Namespace) -> Path:
+    """Create ``--out`` if missing and return it."""
+    folder = Path(args.out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--out: cannot create the folder {args.out!r}: "
+                         f"{error.strerror or error}") from None
+    return folder
+
+
+def apply_quiet(args: argparse.Namespace) -> None:
+    """Hide progress lines when ``--quiet`` is given (they are never shown off a terminal)."""
+    set_progress_visible(not getattr(args, "quiet", False))
+
+
+def note(args: argparse.Namespace, message: str) -> None:
+    """A note on stderr (suppressed by ``--quiet``)."""
+    if not getattr(args, "quiet", False):
+        print(message, file=sys.stderr)
+
+
+def wrote(args: argparse.Namespace, path: Path | str) -> None:
+    """List a written file on stderr."""
+    note(args, f"wrote {path}")
+
+
+# --- output ----------------------------------------------------------------------------------
+
+def output_document(command: str, data: dict) -> dict:
+    """The ``--json`` document: the result's ``to_dict()`` after the format version and the
+    command name."""
+    return {"pufferfish_output": OUTPUT_VERSION, "command": command, **data}
+
+
+def emit(args: argparse.Namespace, data: dict, text: str) -> None:
+    """Write ``--output`` (atomically), then print ``text``, or the JSON document with
+    ``--json``."""
+    document = output_document(args.command_name, data)
+    if getattr(args, "output", None):
+        write_json_atomically(document, args.output)
+        wrote(args, args.output)
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        print(text)
+    sys.stdout.flush()
+
+
+def verdict(holds: bool | None) -> int:
+    """Exit status of a check: 1 when violated, else 0 (``None`` means only computed)."""
+    return EXIT_VIOLATED if holds is False else EXIT_OK
+
+
+def relation_status(holds: bool | None) -> int:
+    """Exit status of a certified comparison: 0 proved, 1 refuted, 3 undecided (``None``)."""
+    return EXIT_OK if holds is True else EXIT_VIOLATED if holds is False else EXIT_UNDECIDED
+
+
+def names_option(text: str | None, option: str) -> list[str] | None:
+    """A comma-separated list of names (``None`` when the option is absent); empty names are
+    refused."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    if not names or any(not n for n in names):
+        raise UsageError(f"{option}: expected comma-separated names, got {text!r}")
+    return names
+
+
+__all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERRUPTED",
+           "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION", "EPSILON_FORMS",
+           "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int", "nonnegative_int",
+           "output_file", "output_folder", "add_common_options", "add_out_folder", "epsilon_help",
+           "parse_epsilon",
+           "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
+           "relation_status", "names_option"]

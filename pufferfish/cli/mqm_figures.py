@@ -1,0 +1,95 @@
+"""``pufferfish mqm-figures --out DIR [--figure 1+3|4|all]``: Figure 1 (§5), Figure 3 (Appendix
+B.11) and Figure 4 (Appendix B.12, the private histogram) of ``002_e1f2e9a9937b8cda.txt``
+(numerical, seeded; :mod:`pufferfish.proofs_check.paper_002.figures`).
+
+Files: ``figure_1.png``, ``figure_3.png``; with Figure 4 ``figure_4.png`` and ``figure_4.json``
+(its data).  Every file written is listed on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
+                                   epsilon_help, nonnegative_int, parse_epsilon, positive_int,
+                                   prepare_folder,
+                                   wrote)
+
+FILE_NAMES = {"figure1.png": "figure_1.png", "figure3.png": "figure_3.png",
+              "figure4.png": "figure_4.png", "figure4.json": "figure_4.json"}
+"""The names the figure drivers write, and the command line's names for them (one scheme with
+``figure_2a.png`` of ``influence-figures``)."""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("mqm-figures", help="Figures 1, 3 and 4 of 002 §5/B.11/B.12 "
+                                   "as PNG", description="Regenerate Figure 1 (§5), Figure 3 "
+                                   "(Appendix B.11) and Figure 4 (Appendix B.12) of "
+                                   "002_e1f2e9a9937b8cda.txt as PNG files (numerical).")
+    add_out_folder(parser, "the figures", required=True)
+    parser.add_argument("--figure", choices=("1+3", "4", "all"), default="1+3",
+                        help="which figures: 1+3 (default: figure_1.png and figure_3.png), 4 "
+                             "(Appendix B.12: figure_4.png and its data figure_4.json, the "
+                             "private histogram of a 5-state reversible chain) or all")
+    parser.add_argument("--runs", type=positive_int, default=500,
+                        help="runs averaged in Figure 1 (default 500)")
+    parser.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
+    parser.add_argument("--grid", type=positive_int, default=99,
+                        help="Figure 3 grid points per axis (default 99)")
+    parser.add_argument("--repetitions", type=positive_int, default=100,
+                        help="Figure 4: runs averaged, each on a new data set (default 100)")
+    parser.add_argument("--length", type=positive_int, default=10000,
+                        help="Figure 4: chain length T of panels (a) and (b) (default 10000)")
+    parser.add_argument("--lengths", default="1000,3000,10000,30000",
+                        help="Figure 4: comma-separated positive lengths of panel (c)")
+    parser.add_argument("--epsilons", default="1/10,1/5,1/2,1,2,5,10",
+                        help=epsilon_help("Figure 4: comma-separated ε values"))
+    add_common_options(parser)
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def _lengths(text: str) -> tuple[int, ...]:
+    from pufferfish.models.errors import ModelError
+
+    parts = [x.strip() for x in text.split(",")]
+    if not all(p.isdigit() and len(p) < 12 and int(p) >= 1 for p in parts):
+        raise ModelError(f"expected comma-separated positive integers, got {text!r}", "--lengths")
+    return tuple(int(p) for p in parts)
+
+
+def _renamed(path: Path) -> Path:
+    """Move a file written under the driver's name to the command line's name."""
+    target = path.with_name(FILE_NAMES.get(path.name, path.name))
+    if target != path:
+        os.replace(path, target)
+    return target
+
+
+def run(args: argparse.Namespace) -> int:
+    from pufferfish.proofs_check.paper_002.figures import make_figure4, make_figures
+    from pufferfish.verify.quilts.mqm import as_budget
+
+    figure_4 = args.figure in ("4", "all")
+    if figure_4:  # validate before any figure is drawn
+        lengths = _lengths(args.lengths)
+        epsilons = tuple(x.strip() for x in args.epsilons.split(","))
+        for e in epsilons:
+            as_budget(parse_epsilon(e, "--epsilons"))
+    folder = prepare_folder(args)
+    paths = []
+    if args.figure in ("1+3", "all"):
+        for path in make_figures(folder, runs=args.runs, seed=args.seed, grid=args.grid):
+            paths.append(_renamed(Path(path)))
+            wrote(args, paths[-1])
+    if figure_4:
+        png = Path(make_figure4(folder, repetitions=args.repetitions, seed=args.seed,
+                                length=args.length, lengths=lengths, epsilons=epsilons))
+        data = png.with_suffix(".json")
+        paths += [_renamed(png), _renamed(data)]
+        wrote(args, paths[-2])
+        wrote(args, paths[-1])
+    emit(args, {"figures": [str(p) for p in paths]}, "\n".join(f"figure: {p}" for p in paths))
+    return EXIT_OK

@@ -1,0 +1,113 @@
+"""Fixtures of the command-line tests: run ``pufferfish`` in this process through ``main``, and
+one invocation of every command on the shipped examples."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pufferfish.cli.main import main
+from pufferfish.examples import example_path
+
+
+@pytest.fixture
+def cli(capsys):
+    """``cli(*argv) -> (exit status, stdout, stderr)``."""
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main([str(a) for a in argv])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+    return run
+
+
+MAP = {"map": [["a", [["x", "1"]]], ["b", [["x", "1/2"], ["y", "1/2"]]]]}
+CONSTRAINTS = {"nfc_constraints": 1, "epsilon": "1/2", "constraints": [
+    {"name": "mixed", "left": [0], "beta": [[[1], "1/2"], [[2], "1/2"]]},
+    {"name": "dp", "left": [1], "pair": ["s2", "s1"], "beta": [[[0], "1"]]}]}
+
+
+def cases_on_examples(tmp):
+    """``(command, argv)`` on the examples for every command (``tmp``: a scratch folder);
+    several shapes where a command has them.  Also used by the pure-JSON subprocess test."""
+    ex = lambda name: str(example_path(name))  # noqa: E731
+    (tmp / "map.json").write_text(json.dumps(MAP))
+    (tmp / "constraints.json").write_text(json.dumps(CONSTRAINTS))
+    curve = {"influence_curve": 1, "entries": 3, "points": [
+        {"b": 0, "a": "inf"}, {"b": 1, "a": "log(4)"}, {"b": 2, "a": "log(2)"}, {"b": 3, "a": "0"}]}
+    (tmp / "curve.json").write_text(json.dumps(curve))
+    return [
+        ("audit", ["audit", ex("quickstart.json"), "--epsilon", "log(3)"]),
+        ("audit", ["audit", ex("composable_rr.json")]),
+        ("collapse", ["collapse", "parity"]),
+        ("collapse", ["collapse", "resample"]),
+        ("collapse", ["collapse", "interval"]),
+        ("theorems", ["theorems", "--list", "--paper", "004"]),
+        ("theorems", ["theorems", "--claim", "002.lemB6"]),
+        ("demo", ["demo"]),
+        ("composes", ["composes", ex("hidden_coin.json"), "--epsilon", "0", "--runs", "2"]),
+        ("composes", ["composes", ex("composable_rr.json"), "--epsilon", "log(3)"]),
+        ("postprocess", ["postprocess", ex("hidden_coin.json"), "--mechanism", "coin", "--map",
+                         str(tmp / "map.json")]),
+        ("postprocess", ["postprocess", "--constraints", str(tmp / "constraints.json")]),
+        ("influence", ["influence", ex("influence_chain.json"), "--max-b", "3"]),
+        ("translate", ["translate", "--curve", str(tmp / "curve.json"), "--epsilon-puffer", "2"]),
+        ("translate", ["translate", "--curve", str(tmp / "curve.json"), "--epsilon-dp", "1/2"]),
+        ("influence-figures", ["influence-figures", "--out", str(tmp / "figures")]),
+        ("quilts", ["quilts", ex("bayesnet_vstructure.json"), "--node", "A", "--epsilon", "2"]),
+        ("quilts", ["quilts", ex("chain_family_T8.json"), "--node", "3", "--epsilon", "1"]),
+        ("quilts", ["quilts", ex("chain_binary_T100.json"), "--node", "x3"]),
+        ("mqm", ["mqm", ex("chain_binary_T100.json"), "--epsilon", "1"]),
+        ("mqm", ["mqm", ex("chain_binary_T100.json"), "--epsilon", "1", "--method", "fast"]),
+        ("mqm-figures", ["mqm-figures", "--out", str(tmp / "mqm"), "--figure", "4",
+                         "--repetitions", "2", "--length", "150", "--lengths", "120",
+                         "--epsilons", "1"]),
+        ("wasserstein", ["wasserstein", ex("flu.json"), "--query", "sum", "--epsilon", "1"]),
+        ("wasserstein", ["wasserstein", ex("wasserstein_chain.json"), "--query", "sum",
+                         "--epsilon", "1/2", "--delta", "1/10"]),
+        ("multiuser", ["multiuser", ex("multiuser_bernoulli.json"), "--pairs", "PQ",
+                       "--epsilon", "1"]),
+        ("dcp", ["dcp", ex("dcp_two_secrets.json"), "--epsilon", "1", "--delta", "1/10"]),
+        ("dcp-design", ["dcp-design", ex("dcp_two_secrets.json"), "--target-epsilon", "log(5)",
+                        "--target-delta", "0", "--iterations", "2"]),
+        ("experiment", ["experiment", "topk", "--shape", "activities", "--trials", "2",
+                        "--workers", "1", "--out", str(tmp / "topk")]),
+    ]
+
+
+@pytest.fixture(scope="session")
+def command_cases():
+    """:func:`cases_on_examples`: ``(command, argv)`` for every command on the examples."""
+    return cases_on_examples
+
+
+def run_pufferfish(argv, *, timeout: float = 120, memory: int = 2 << 30, stdin=None,
+                   start=None):
+    """Run ``python -m pufferfish.cli.main ARGV`` in a subprocess with a time limit (seconds) and
+    an address-space limit (bytes): ``(exit status, stdout, stderr)``.  Native writes to the file
+    descriptors (a solver banner) are seen here, unlike in-process capture."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    process = subprocess.Popen([sys.executable, "-m", "pufferfish.cli.main", *map(str, argv)],
+                               stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=limit, text=True)
+    if start is not None:
+        start(process)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        raise AssertionError(f"pufferfish {' '.join(map(str, argv))} took more than {timeout} s")
+    return process.returncode, out, err
+
+
+@pytest.fixture(scope="session")
+def pufferfish_process():
+    """:func:`run_pufferfish`."""
+    return run_pufferfish

@@ -1,0 +1,57 @@
+"""Every command's ``--json`` output validates against its shipped, versioned JSON Schema
+(``pufferfish/cli/schemas/<command>.json``), on the shipped examples."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+import jsonschema
+import pytest
+
+from pufferfish.cli.common import OUTPUT_VERSION
+from pufferfish.cli.main import COMMANDS
+
+def schema_of(command: str) -> dict:
+    return json.loads((files("pufferfish.cli") / "schemas" / f"{command}.json").read_text())
+
+
+def test_every_command_has_a_case_and_a_schema(tmp_path, command_cases):
+    assert {command for command, _ in command_cases(tmp_path)} == set(COMMANDS)
+    for command in COMMANDS:
+        schema = schema_of(command)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["properties"]["pufferfish_output"]["const"] == OUTPUT_VERSION
+        assert f"/{OUTPUT_VERSION}" in schema["$id"]
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory, command_cases):
+    """Every case's exit status and ``--json`` document, run in this process."""
+    from pufferfish.cli.main import main
+    import contextlib
+    import io
+
+    tmp = tmp_path_factory.mktemp("schemas")
+    results = []
+    for command, argv in command_cases(tmp):
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+            code = main(argv + ["--json", "--quiet"])
+        results.append((command, argv, code, stdout.getvalue()))
+    return results
+
+
+def test_outputs_validate_against_their_schema(outputs):
+    for command, argv, code, text in outputs:
+        assert code in (0, 1, 3), (argv, code)
+        document = json.loads(text)
+        assert document["pufferfish_output"] == OUTPUT_VERSION and document["command"]
+        jsonschema.validate(document, schema_of(command))
+
+
+def test_schemas_are_not_empty():
+    for command in COMMANDS:
+        schema = schema_of(command)
+        assert schema["type"] == "object" and len(schema["required"]) >= 3, command
+        assert all("type" in p or "const" in p for p in schema["properties"].values()), command
