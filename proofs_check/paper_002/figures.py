@@ -190,7 +190,7 @@ class GeneratedChain:
 
     ``pi_min`` is exact (the exact stationary distribution); ``gap`` is a rational enclosure
     ``[lo, hi]`` of the eigengap ``g(P) = 1 − max{|λ| : λ ≠ 1}`` from
-    :func:`pufferfish.verify.quilts.mqm.eigengap_interval`.  ``pi_gen <= pi_min`` and ``g_gen <= gap[0]`` hold (they
+    :func:`pufferfish.models.chain_family.eigengap_interval`.  ``pi_gen <= pi_min`` and ``g_gen <= gap[0]`` hold (they
     are checked when the chain is generated).
     """
 
@@ -231,7 +231,7 @@ def generate_reversible_chain(k: int, pi_gen: object, g_gen: object, *, seed: in
 
     The guarantees are then *verified*, not assumed: the exact stationary distribution of ``P``
     equals ``π`` (so ``π_min(P)`` is exact), detailed balance holds exactly, and the certified
-    eigengap enclosure (:func:`pufferfish.verify.quilts.mqm.eigengap_interval`, sympy real-root isolation) has lower
+    eigengap enclosure (:func:`pufferfish.models.chain_family.eigengap_interval`, sympy real-root isolation) has lower
     end ``>= g_gen``.  A draw that fails verification (it cannot, unless ``g(P) − g_gen`` is below
     the ``10^-15`` isolation width) is replaced by the next sub-seed.  Cost: ``O(k^3)`` exact
     arithmetic plus the eigenvalue isolation of a degree ``k − 1`` polynomial.
@@ -313,7 +313,7 @@ def figure4_data(*, repetitions: int = 100, seed: int = 0, k: int = 5, pi_gen: s
     One chain ``P`` (:func:`generate_reversible_chain` with ``k``, ``π_gen``, ``g_gen``) and one
     initial distribution ``q`` uniform on the simplex (Dirichlet(1, ..., 1)) are drawn with
     ``seed`` and fixed.  The mechanism knows only ``π_est <= π_gen`` and ``g_est <= g_gen`` and
-    releases the histogram with :func:`pufferfish.verify.quilts.mqm.histogram_mechanism` with ``(π_est, g_est)``:
+    releases the histogram with :func:`pufferfish.verify.quilts.histogram.histogram_mechanism` with ``(π_est, g_est)``:
     by default Algorithm 5 (``method="fast"``, Lemma B.4 bounds; Claims B.10–B.11: the same σ as
     Algorithms 3–4 when its best quilt is interior, which ``002.claimB11.fast_private`` checks),
     ``method="approx"`` runs Algorithms 3–4 (same numbers here, about 50× slower at T = 10⁴).  For each panel — (a) ``π_est``

@@ -1,6 +1,6 @@
 """``pufferfish mqm MODEL --epsilon E [--method exact|approx|fast]``: the Markov Quilt
 Mechanism's noise scale σ_max with the chosen quilt per node (``002_e1f2e9a9937b8cda.txt`` §4,
-Algorithm 2; for chains Algorithms 3–5; :mod:`pufferfish.verify.quilts.mqm`).  ``MODEL`` as for
+Algorithm 2; for chains Algorithms 3–5; :mod:`pufferfish.verify.quilts.chain_search`).  ``MODEL`` as for
 ``pufferfish quilts`` (:func:`pufferfish.cli.quilts.load_quilt_family`).
 
 ``--pi`` and ``--g`` (approx/fast only) are given together or not at all, each an exact rational
@@ -69,9 +69,10 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.bayesnet import BayesNetFamily
     from pufferfish.models.errors import ModelError
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.quilts.mqm import (as_budget, chain_family_parameters,
-                                              interval_parameters, mqm_bayesnet,
-                                              mqm_chain_approx, mqm_chain_exact)
+    from pufferfish.models.chain_family import binary_box_parameters, chain_family_parameters
+    from pufferfish.verify.quilts.bayesnet_mqm import mqm_bayesnet
+    from pufferfish.verify.quilts.chain_search import mqm_chain_approx, mqm_chain_exact
+    from pufferfish.verify.quilts.scores import as_budget
 
     budget = as_budget(parse_epsilon(args.epsilon))
     parameters = chain_parameters(args)
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             pi, g = parameters
         elif args.interval:
             low, high = (exact(x, "--interval") for x in args.interval.split(","))
-            pi, g = interval_parameters(low, high)
+            pi, g = binary_box_parameters(low, high)
         else:
             pi, g = chain_family_parameters(family)
         result = mqm_chain_approx(family.length, budget, pi, g, fast=args.method == "fast")

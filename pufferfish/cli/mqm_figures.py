@@ -70,7 +70,7 @@ def _renamed(path: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.proofs_check.paper_002.figures import make_figure4, make_figures
-    from pufferfish.verify.quilts.mqm import as_budget
+    from pufferfish.verify.quilts.scores import as_budget
 
     figure_4 = args.figure in ("4", "all")
     if figure_4:  # validate before any figure is drawn

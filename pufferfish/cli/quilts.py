@@ -37,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def add_search_options(parser: argparse.ArgumentParser) -> None:
     """``--initial``, ``--max-quilt-size``, ``--max-quilts`` (shared with ``mqm``)."""
     from pufferfish.verify.quilts.markov_quilts import DEFAULT_MAX_CANDIDATES
-    from pufferfish.verify.quilts.mqm import INITIAL_MODES
+    from pufferfish.models.chain_family import INITIAL_MODES
 
     parser.add_argument("--initial", choices=INITIAL_MODES, default="given",
                         help="chains: initial distribution as given, stationary, or any (§5)")
@@ -56,7 +56,7 @@ def load_quilt_family(args: argparse.Namespace):
     from pufferfish.models.files.bayesnet_file import is_bayesnet_file, parse_bayesnet
     from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
     from pufferfish.models.priors import MarkovPrior
-    from pufferfish.verify.quilts.mqm import ChainFamily, interval_family
+    from pufferfish.models.chain_family import ChainFamily, binary_grid_family
 
     data = read_json_file(args.model, "model file")
     if is_bayesnet_file(data):
@@ -67,7 +67,7 @@ def load_quilt_family(args: argparse.Namespace):
         parts = interval.split(",")
         if len(parts) != 2:
             raise ModelError("write the interval as L,U (for example 1/10,9/10)", "--interval")
-        return interval_family(parts[0], parts[1], model.universe.width, args.step,
+        return binary_grid_family(parts[0], parts[1], model.universe.width, args.step,
                                args.initial if args.initial != "given" else "any")
     chains = []
     for name, prior in model.priors.items():
@@ -92,7 +92,7 @@ def chain_node(text: str, family, option: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.bayesnet import BayesNetFamily
-    from pufferfish.verify.quilts.mqm import as_budget
+    from pufferfish.verify.quilts.scores import as_budget
 
     family = load_quilt_family(args)
     budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon else None
@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
 def _bayesnet(args, family, budget) -> int:
     from pufferfish.models.errors import ModelError
     from pufferfish.verify.quilts.markov_quilts import check_enumeration_budget, enumerate_quilts
-    from pufferfish.verify.quilts.mqm import exact_score, max_influence
+    from pufferfish.verify.influence.max_influence import network_max_influence
+    from pufferfish.verify.quilts.scores import exact_score
 
     node = next((n for n in family.nodes if str(n) == args.node), None)
     if node is None:
@@ -124,8 +125,8 @@ def _bayesnet(args, family, budget) -> int:
         row = ["{" + ", ".join(entry["quilt"]) + "}", "{" + ", ".join(entry["nearby"]) + "}",
                "{" + ", ".join(entry["remote"]) + "}", q.card_nearby]
         if budget is not None:
-            influence = max_influence(family, node, q.quilt)
-            score = exact_score(q.card_nearby, influence.ratio, budget)
+            influence = network_max_influence(family, node, q.quilt)
+            score = exact_score(q.card_nearby, influence.max_ratio, budget)
             entry["max_influence"] = influence.to_dict()
             entry["score"] = score.to_dict()["score"]
             row += [influence.to_dict()["epsilon"], _number(score.upper)]
@@ -146,7 +147,7 @@ def _bayesnet(args, family, budget) -> int:
 
 
 def _chain(args, family, budget) -> int:
-    from pufferfish.verify.quilts.mqm import chain_node_quilts_exact, mqm_chain_exact
+    from pufferfish.verify.quilts.chain_search import chain_node_quilts_exact, mqm_chain_exact
 
     i = chain_node(args.node, family, "--node")
     if budget is None:

@@ -47,9 +47,9 @@ def _status(relation: str | None) -> int:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.transport.wasserstein import (parse_query,
-                                                         verify_epsilon_delta_mechanism,
-                                                         verify_wasserstein_mechanism)
+    from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
+    from pufferfish.verify.transport.queries import parse_query
+    from pufferfish.verify.transport.wasserstein import verify_wasserstein_mechanism
 
     budget = parse_epsilon(args.epsilon)
     delta = exact(args.delta, "--delta") if args.delta is not None else None

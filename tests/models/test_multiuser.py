@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction as Q
 from itertools import product
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -81,11 +81,6 @@ class MaxInfluence:
         """``max_ratio`` as the text ``log(r)`` (``"0"``, ``"inf"``)."""
         return epsilon_str(self.max_ratio)
 
-    @property
-    def ratio(self) -> Ratio:
-        """The same number as :attr:`max_ratio` (the name ``pufferfish mqm``/``quilts`` read)."""
-        return self.max_ratio
-
     def to_dict(self) -> dict:
         return {"check": "max_influence", "source": _json_node(self.source),
                 "target": [_json_node(v) for v in self.target],

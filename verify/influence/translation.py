@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY

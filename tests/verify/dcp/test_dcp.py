@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 from itertools import combinations
-from pathlib import Path
 
 import networkx as nx
 import pytest

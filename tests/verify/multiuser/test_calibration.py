@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction as Q
-from pathlib import Path
 
 import mpmath
 import pytest

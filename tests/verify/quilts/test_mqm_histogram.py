@@ -159,7 +159,6 @@ def test_sampler_matches_the_chain():
 # ------------------------------------------------------------------------------------------------
 
 def _claim(claim_id):
-    import pufferfish.proofs_check.paper_002.quilts  # noqa: F401  (registers the claims)
     from pufferfish.proofs_check.registry import all_claims
     return next(c for c in all_claims() if c.id == claim_id)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction as Q
 from math import lcm
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -212,7 +211,6 @@ def test_parse_query_errors():
 
 
 def test_claims_of_paper_002_wasserstein():
-    import pufferfish.proofs_check.paper_002.wasserstein  # noqa: F401
     from pufferfish.proofs_check.registry import claims_for
     from pufferfish.proofs_check.runner import run_claims
 
