@@ -1,5 +1,10 @@
-"""Plain-text tables and a terminal progress line, shared by the command line and the figure and
-experiment drivers of :mod:`pufferfish.proofs_check`.
+"""Plain-text tables, a terminal progress line, and the display of result objects: shared by the
+result objects, the command line and the figure and experiment drivers of
+:mod:`pufferfish.proofs_check`.
+
+Every result object with an ``explain()`` report derives from :class:`Explained`: its ``repr`` is
+one line (the report's first line; the full report is ``explain()``) and notebooks show the whole
+report (``_repr_html_``).
 
 >>> print(table(["a", "b"], [[1, "x"]]))
 a  b
@@ -11,10 +16,39 @@ a  b
 
 from __future__ import annotations
 
+import html
 import sys
 from collections.abc import Sequence
 
-__all__ = ["table", "compact", "Progress", "set_progress_visible"]
+__all__ = ["table", "compact", "Progress", "set_progress_visible", "Explained"]
+
+
+class Explained:
+    r"""A result object with a plain-text report ``explain()``: a short ``repr`` and an HTML view.
+
+    A subclass defines ``explain(self) -> str``, and ``summary(self) -> str`` when the report's
+    first line is a heading rather than the result.
+
+    Result classes are frozen dataclasses declared with ``repr=False`` so that this ``repr`` is
+    used instead of one that prints every field (witness tables can be thousands of lines).
+
+    >>> class Result(Explained):
+    ...     def explain(self) -> str:
+    ...         return "level log(3): holds\n  witness: output 1"
+    >>> Result()
+    <Result: level log(3): holds (2 lines: .explain())>
+    >>> Result()._repr_html_()
+    '<pre>level log(3): holds\n  witness: output 1</pre>'
+    """
+
+    def __repr__(self) -> str:
+        lines = self.explain().splitlines() or [""]
+        more = f" ({len(lines)} lines: .explain())" if len(lines) > 1 else ""
+        summary = self.summary() if hasattr(self, "summary") else lines[0].strip()
+        return f"<{type(self).__name__}: {compact(summary, 100)}{more}>"
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.explain())}</pre>"
 
 _progress_visible = True
 

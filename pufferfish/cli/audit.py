@@ -9,8 +9,7 @@ import argparse
 from pufferfish.cli.common import (add_common_options, emit, epsilon_help, parse_epsilon,
                                    positive_int, verdict)
 from pufferfish.models.errors import ModelError
-from pufferfish.models.numbers import epsilon_float, fraction_str
-from pufferfish.verify.report import Progress, compact, table
+from pufferfish.verify.report import Progress
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -39,37 +38,5 @@ def run(args: argparse.Namespace) -> int:
                              progress.step)
     finally:
         progress.close()
-    emit(args, result.to_dict(), audit_text(args.model, result))
+    emit(args, result.to_dict(), result.explain(args.model))
     return verdict(result.holds)
-
-
-def _epsilon_text(ratio) -> str:
-    value = epsilon_float(ratio)
-    return "inf" if value == float("inf") else f"{value:.4f}"
-
-
-def audit_text(source: str, result) -> str:
-    """The plain-text report of an :class:`~pufferfish.verify.privacy.audit.AuditResult`."""
-    rows = []
-    for m in result.mechanisms:
-        p = m.pufferfish
-        rows.append([m.name, compact(p.epsilon), _epsilon_text(p.level_ratio),
-                     ", ".join(f"{d.relation} {compact(d.epsilon)}" for d in m.dp),
-                     "zero" if m.leakage.zero_leakage else compact(fraction_str(m.leakage.worst_shift)),
-                     "-" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
-    lines = [f"Audit of {source}", "",
-             table(["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"],
-                   rows), ""]
-    for m in result.mechanisms:
-        if m.pufferfish.witness is not None:
-            lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
-        for skipped in m.pufferfish.skipped[:3]:
-            lines.append(f"  {m.name}: skipped {skipped[0]} under {skipped[1]} ({skipped[2]})")
-    if result.composition is not None:
-        lines += ["", result.composition.explain()]
-    elif result.composition_note:
-        lines += ["", result.composition_note]
-    if result.budget is not None:
-        lines += ["", f"budget ε = {result.budget.text}: "
-                      f"{'holds' if result.holds else 'VIOLATED'}"]
-    return "\n".join(lines)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.audit import audit_text
 from pufferfish.cli.common import EXIT_OK, add_common_options, emit
 from pufferfish.verify.report import Progress
 
@@ -39,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     data = {"check": "demo", "audit": audit.to_dict(),
             "collapse": [c.to_dict() for c in collapses], "theorems": claims.to_dict(),
             "claims_hold": claims.holds, "collapse_statements_hold": all(c.holds for c in collapses)}
-    text = "\n\n".join([audit_text("examples/quickstart.json", audit),
+    text = "\n\n".join([audit.explain("examples/quickstart.json"),
                         "Privacy collapse (000_65109fe28ca61d17.txt §4):\n" +
                         "\n".join(c.explain() for c in collapses),
                         claims.explain()])

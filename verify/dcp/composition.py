@@ -57,6 +57,7 @@ from pufferfish.verify.numerics.certified import Budget, parse_budget
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval, rational_interval
 from pufferfish.verify.dcp.levels import (DCPDelta, DCPLevel, dcp_delta, dcp_level, effective_mechanism,
                         hockey_stick, least_ratio)
+from pufferfish.verify.report import Explained
 
 __all__ = ["effective_mechanism", "joint_kernel", "true_joint", "product_of_effective",
            "dependence_term", "invertibility", "reduction", "optimal_composition_ratio",
@@ -169,8 +170,8 @@ def dependence_term(model: DCPModel, kernels: Sequence[DatasetKernel], s0: Hasha
 # invertibility (Definition 2) and reductions (App. C.3–C.4)
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Invertibility:
+@dataclass(repr=False, frozen=True)
+class Invertibility(Explained):
     """Definition 2: ``holds`` with ``datasets[s] = x_s``, else the first failing secret."""
 
     holds: bool

@@ -45,6 +45,7 @@ from pufferfish.verify.numerics.certified import Budget, parse_budget
 from pufferfish.verify.numerics.solvers import solve_quietly
 from pufferfish.verify.dcp.levels import DCPCheck, dcp_check
 from pufferfish.verify.dcp.composition import joint_kernel, true_joint
+from pufferfish.verify.report import Explained
 
 Posterior = Mapping[Hashable, Distribution]
 """``ȳ -> μ(· | ȳ)``, a response strategy or the true posterior."""
@@ -184,8 +185,8 @@ def lemma7_check(model: DCPModel, rows: Mapping[Hashable, Distribution]) -> Lemm
 # Task 2
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Task2Result:
+@dataclass(repr=False, frozen=True)
+class Task2Result(Explained):
     """Task 2: τ* for the fixed composition, ``ε(τ*, θ)``, and the exact audit of Theorem 2 (ii)."""
 
     mechanisms: tuple[str, ...]
@@ -255,8 +256,8 @@ class Design:
                 "true_posterior_in_Pi": self.posterior_in_pi.to_dict()}
 
 
-@dataclass(frozen=True)
-class Task1Result:
+@dataclass(repr=False, frozen=True)
+class Task1Result(Explained):
     """Task 1: the verified design (if any), the existing composition's audit, and the run."""
 
     mechanisms: tuple[str, ...]

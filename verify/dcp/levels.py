@@ -48,6 +48,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str, ratio_key
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio, parse_budget
 from pufferfish.verify.numerics.divergence import Divergence, divergence_at_ratio, hockey_stick_divergence
+from pufferfish.verify.report import Explained
 
 SecretRows = Mapping[Hashable, Distribution]
 """A mechanism seen from the secrets: ``s -> ψ(·|s)`` (the effective mechanism, eq. (2))."""
@@ -87,8 +88,8 @@ def _outputs(p: Distribution, q: Distribution) -> list:
     return list(dict.fromkeys([*p.support, *q.support]))
 
 
-@dataclass(frozen=True)
-class HockeyStick:
+@dataclass(repr=False, frozen=True)
+class HockeyStick(Explained):
     """``sup_W (P(W) − e^ε Q(W)) = A − e^ε B`` for one ordered pair, with the maximising set ``W``.
 
     ``value`` is exact when ``e^ε`` is rational; ``lower``/``upper`` are exact rational bounds
@@ -289,8 +290,8 @@ def privacy_loss_distribution(p: Distribution, q: Distribution) -> PrivacyLossDi
 # a mechanism over all adjacent pairs
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DCPLevel:
+@dataclass(repr=False, frozen=True)
+class DCPLevel(Explained):
     """The least ε with ``(ε, δ)``-DCP (Definition 1) over every ordered adjacent pair.
 
     ``ratio = max_pairs t*``; ``witness`` is the pair attaining it.  With a ``budget`` the
@@ -353,8 +354,8 @@ def dcp_level(rows: SecretRows, directions: Iterable[tuple], delta: Fraction,
     return DCPLevel(name, Fraction(delta), witness.ratio, witness, tuple(per_pair), check, skipped)
 
 
-@dataclass(frozen=True)
-class DCPDelta:
+@dataclass(repr=False, frozen=True)
+class DCPDelta(Explained):
     """``δ(ε) = max over ordered adjacent pairs of the hockey-stick divergence`` (eq. (3))."""
 
     mechanism: str
@@ -406,8 +407,8 @@ def dcp_delta(rows: SecretRows, directions: Iterable[tuple], epsilon: Budget | s
                     max(h.upper for h in per_pair), witness, tuple(per_pair))
 
 
-@dataclass(frozen=True)
-class DCPCheck:
+@dataclass(repr=False, frozen=True)
+class DCPCheck(Explained):
     """The verdict of ``(ε, δ)``-DCP (Definition 1) with the violating pair and set as witness."""
 
     mechanism: str

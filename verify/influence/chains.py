@@ -60,6 +60,7 @@ from pufferfish.verify.numerics.intervals import UNIT_ROUNDOFF, dot_error_factor
 from pufferfish.verify.influence.curves import (InfluenceCurve, InfluencePoint, ProgressCallback, combine_pairs,
                               directed_pairs)
 from pufferfish.verify.privacy.pufferfish import ratio_key
+from pufferfish.verify.report import Explained
 
 
 @dataclass(frozen=True)
@@ -371,8 +372,8 @@ class BoundedPoint:
                                                             "d_right": self.d_right}}
 
 
-@dataclass(frozen=True)
-class ChainCurveBounds:
+@dataclass(repr=False, frozen=True)
+class ChainCurveBounds(Explained):
     """Certified enclosures of the a(b)-influence curve of a stationary chain family.
 
     ``points`` covers ``b = 0..max_b`` (default ``T − 1``) plus ``b = T`` (``a = 0``: every entry of the chain is in ``H``).  :meth:`curve_points` turns the

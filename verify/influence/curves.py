@@ -56,6 +56,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.influence.max_influence import MaxInfluence, max_influence_of_joints
 from pufferfish.verify.privacy.pufferfish import ratio_key
 from pufferfish.verify.privacy.supports import prior_supports
+from pufferfish.verify.report import Explained
 
 ProgressCallback = Callable[[int, int, str], None]
 """``progress(done, total, what)``: called while splits are searched."""
@@ -65,8 +66,8 @@ ProgressCallback = Callable[[int, int, str], None]
 # results
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class LeakageThrough:
+@dataclass(repr=False, frozen=True)
+class LeakageThrough(Explained):
     """``a†_{(first, second)}(L)`` (Definition 7) with the ``D_L`` and prior attaining it."""
 
     first: str
@@ -135,8 +136,8 @@ class InfluencePoint:
         return data
 
 
-@dataclass(frozen=True)
-class InfluenceCurve:
+@dataclass(repr=False, frozen=True)
+class InfluenceCurve(Explained):
     """The a(b)-influence curve ``b ↦ max_pairs a*(b)`` with a witness per point.
 
     ``per_pair`` holds each ordered pair's own curve ``a*_{(s_i,s_j)}``.

@@ -38,13 +38,14 @@ from fractions import Fraction
 from pufferfish.models.bayesnet import BayesNet, BayesNetFamily, Node
 from pufferfish.models.mechanisms import jsonable_output
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from pufferfish.verify.report import Explained
 
 JointTable = Mapping[tuple, Fraction]
 """``{(x_A, a): P(X_A = x_A, X_i = a | θ)}`` with ``x_A`` a tuple in target order."""
 
 
-@dataclass(frozen=True)
-class InfluenceWitness:
+@dataclass(repr=False, frozen=True)
+class InfluenceWitness(Explained):
     """The member ``prior``, values ``(a, b)`` of the source and ``x_A`` attaining the maximum,
     with ``p_first = P(x_A | a)`` and ``p_second = P(x_A | b)`` under that member."""
 
@@ -66,8 +67,8 @@ class InfluenceWitness:
                 f"{fraction_str(self.p_second)})")
 
 
-@dataclass(frozen=True)
-class MaxInfluence:
+@dataclass(repr=False, frozen=True)
+class MaxInfluence(Explained):
     """``e_Θ(X_A | X_i) = log(max_ratio)`` exactly, with the worst case as witness (``None`` when
     the maximum is the trivial ratio 1)."""
 

@@ -34,10 +34,11 @@ import numpy as np
 
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.translation import CurvePoint, DPChoice, LogValue, epsilon_dp_for
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class SampleResult:
+@dataclass(repr=False, frozen=True)
+class SampleResult(Explained):
     """One release of a Pufferfish mechanism: the output and how its ε_DP was chosen."""
 
     mechanism: str

@@ -19,6 +19,7 @@ precision (``exp(q)`` is irrational for rational ``q ≠ 0``, so they always sep
 ``ε`` values are read as exact rationals.  Floats appear only in ``*_float`` fields and in
 :meth:`LogValue.bounds` (certified outward-rounded intervals).
 
+>>> from fractions import Fraction
 >>> curve = [CurvePoint(1, LogValue.log(Fraction(3))), CurvePoint(2, LogValue.log(Fraction(6, 5)))]
 >>> choice = epsilon_dp_for(LogValue.rational(Fraction(2)), curve, entries=3)
 >>> choice.epsilon_dp.text, choice.point.b
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY
 from pufferfish.verify.numerics.levels import LogValue
+from pufferfish.verify.report import Explained
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,8 @@ def points_from_curve(curve) -> list[CurvePoint]:
     return [CurvePoint(p.b, LogValue.log(p.max_ratio)) for p in curve.points]
 
 
-@dataclass(frozen=True)
-class DPChoice:
+@dataclass(repr=False, frozen=True)
+class DPChoice(Explained):
     """The ε_DP that Theorem 6 allows for a target ε_puffer, and the curve point giving it."""
 
     epsilon_puffer: LogValue
@@ -135,8 +137,8 @@ def epsilon_dp_for(eps_puffer: LogValue, points: Sequence[CurvePoint], entries: 
     return DPChoice(eps_puffer, best[1], best[0], rule, candidates, entries)
 
 
-@dataclass(frozen=True)
-class PufferChoice:
+@dataclass(repr=False, frozen=True)
+class PufferChoice(Explained):
     """The ε_puffer Theorem 6 guarantees for an ε_DP mechanism: ``min_points b·ε_DP + a``."""
 
     epsilon_dp: LogValue
@@ -175,8 +177,8 @@ def epsilon_puffer_for(eps_dp: LogValue, points: Sequence[CurvePoint]) -> Puffer
     return PufferChoice(eps_dp, best[1], best[0], candidates)
 
 
-@dataclass(frozen=True)
-class CompositionBound:
+@dataclass(repr=False, frozen=True)
+class CompositionBound(Explained):
     """Theorem 7: ``max_ℓ aℓ + Σ ε_pufferℓ − Σ aℓ`` for mechanisms with chosen points."""
 
     epsilon_puffers: tuple[LogValue, ...]

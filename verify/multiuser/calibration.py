@@ -69,6 +69,7 @@ from pufferfish.verify.multiuser.thetas import (Theta, eq13_polynomial, eq13_the
                                                 epsilon_of, lemma2_psi_min, lemma2_theta)
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
+from pufferfish.verify.report import Explained
 
 PAPER = "001_3a97785a86d61e37.txt"
 
@@ -195,8 +196,8 @@ def calibrator_theta(name: str, model: MultiUserModel, pair_set: str,
                      "calibrator")
 
 
-@dataclass(frozen=True)
-class MultiUserCalibration:
+@dataclass(repr=False, frozen=True)
+class MultiUserCalibration(Explained):
     """Every calibrator on one pair set, each θ's actual level, and the minimal θ."""
 
     pair_set: str

@@ -39,13 +39,14 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget, budget_float, compare_ratio, scale_budget
 from pufferfish.verify.nfc.programs import NfcProgram
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_RUNS = 200
 DEFAULT_MAX_MULTISETS = 10**6
 
 
-@dataclass(frozen=True)
-class CompositionAttack:
+@dataclass(repr=False, frozen=True)
+class CompositionAttack(Explained):
     """A sequence of releases whose exact joint Pufferfish ratio exceeds ``e^{N·ε}``."""
 
     first: str

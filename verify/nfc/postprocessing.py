@@ -49,14 +49,15 @@ from pufferfish.verify.nfc.theorem5 import (InvarianceReport, Theorem5Constructi
                                             invariance_report, random_postprocessing_search,
                                             theorem5_construction)
 from pufferfish.verify.numerics.certified import scale_budget
+from pufferfish.verify.report import Explained
 
 
 # --------------------------------------------------------------------------------------------
 # Post-processing audit of a mechanism
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class PostprocessAudit:
+@dataclass(repr=False, frozen=True)
+class PostprocessAudit(Explained):
     """Pufferfish, DP and NfC levels of ``M`` and of ``A∘M``."""
 
     mechanism: str

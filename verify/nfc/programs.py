@@ -68,6 +68,7 @@ from pufferfish.verify.numerics.log_table import (LogTable, dot_lower, dot_upper
                                                   lower_difference, upper_difference)
 from pufferfish.verify.numerics.solvers import solve_quietly
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
 SOLVER_TOLERANCE = 1e-6
@@ -165,8 +166,8 @@ class NfcProgram:
         return f"log P(ω|{list(self.d_star)}) <= ε + {terms or '(none: s2 ruled out)'}"
 
 
-@dataclass(frozen=True)
-class NfcResult:
+@dataclass(repr=False, frozen=True)
+class NfcResult(Explained):
     """Every NfC program of a set of mechanisms, the certified NfC value and the budget verdict."""
 
     mechanisms: tuple[str, ...]

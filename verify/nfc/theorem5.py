@@ -34,6 +34,7 @@ from pufferfish.verify.nfc.constraints import (ConstraintEvaluation, ConstraintS
                                                evaluate_constraint)
 from pufferfish.verify.nfc.redundancy import RedundancyReport, exact_lp, reduce_redundant
 from pufferfish.verify.numerics.certified import Budget
+from pufferfish.verify.report import Explained
 
 
 @dataclass(frozen=True)
@@ -171,8 +172,8 @@ def _exp_rational(context: MPContext, x: float, digits: int) -> Fraction:
 # Classification (Theorem 5 as stated, beside the proved verdict)
 # --------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class InvarianceReport:
+@dataclass(repr=False, frozen=True)
+class InvarianceReport(Explained):
     """Redundancy, Theorem 5's classification, the proved verdict and the construction attempt."""
 
     constraints: ConstraintSet

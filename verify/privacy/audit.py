@@ -12,18 +12,21 @@ that an empty set of mechanisms "holds" for every budget.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.privacy.composition import CompositionResult, composition_audit
 from pufferfish.verify.privacy.dp import DPResult, dp_level
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage
 from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_level
+from pufferfish.verify.report import Explained, compact, table
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,8 @@ class MechanismAudit:
                 "dp": [d.to_dict() for d in self.dp], "leakage": self.leakage.to_dict()}
 
 
-@dataclass(frozen=True)
-class ModelAudit:
+@dataclass(frozen=True, repr=False)
+class ModelAudit(Explained):
     """Every mechanism's audit and the composition of all of them."""
 
     mechanisms: tuple[MechanismAudit, ...]
@@ -68,6 +71,41 @@ class ModelAudit:
             data["budget"] = self.budget.text
             data["holds"] = self.holds
         return data
+
+    def summary(self) -> str:
+        """One line: each mechanism's Pufferfish level, and the verdict when a budget was given."""
+        levels = ", ".join(f"{m.name} {m.pufferfish.epsilon}" for m in self.mechanisms)
+        verdict = "" if self.budget is None else (
+            f"; budget {self.budget.text} {'holds' if self.holds else 'VIOLATED'}")
+        return f"Pufferfish levels {levels}{verdict}"
+
+    def explain(self, source: str = "the model") -> str:
+        """The plain-text report ``pufferfish audit`` prints (``source`` names the model)."""
+        rows = []
+        for m in self.mechanisms:
+            p = m.pufferfish
+            approx = epsilon_float(p.level_ratio)
+            rows.append([m.name, compact(p.epsilon), "inf" if approx == math.inf else f"{approx:.4f}",
+                         ", ".join(f"{d.relation} {compact(d.epsilon)}" for d in m.dp),
+                         "zero" if m.leakage.zero_leakage
+                         else compact(fraction_str(m.leakage.worst_shift)),
+                         "-" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
+        lines = [f"Audit of {source}", "",
+                 table(["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"],
+                       rows), ""]
+        for m in self.mechanisms:
+            if m.pufferfish.witness is not None:
+                lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
+            for skipped in m.pufferfish.skipped[:3]:
+                lines.append(f"  {m.name}: skipped {skipped[0]} under {skipped[1]} ({skipped[2]})")
+        if self.composition is not None:
+            lines += ["", self.composition.explain()]
+        elif self.composition_note:
+            lines += ["", self.composition_note]
+        if self.budget is not None:
+            lines += ["", f"budget ε = {self.budget.text}: "
+                          f"{'holds' if self.holds else 'VIOLATED'}"]
+        return "\n".join(lines)
 
 
 def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int | None = None,

@@ -20,6 +20,7 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_st
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
 from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_level, ratio_key
+from pufferfish.verify.report import Explained
 
 
 def product_of_ratios(ratios: list[Ratio]) -> Ratio:
@@ -32,8 +33,8 @@ def product_of_ratios(ratios: list[Ratio]) -> Ratio:
     return total
 
 
-@dataclass(frozen=True)
-class CompositionResult:
+@dataclass(repr=False, frozen=True)
+class CompositionResult(Explained):
     """The joint Pufferfish level of several mechanisms beside the sum of their levels."""
 
     mechanisms: tuple[str, ...]
@@ -84,8 +85,8 @@ def composition_audit(model: PufferfishModel, mechanisms: list[Mechanism],
     return CompositionResult(tuple(m.name for m in mechanisms), individual, joint, bound, check)
 
 
-@dataclass(frozen=True)
-class RepeatResult:
+@dataclass(repr=False, frozen=True)
+class RepeatResult(Explained):
     """Levels of 1..k independent runs of one mechanism beside ``j·ε``."""
 
     mechanism: str

@@ -28,10 +28,11 @@ from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class DPResult:
+@dataclass(repr=False, frozen=True)
+class DPResult(Explained):
     """The exact DP level of a mechanism for one neighbour relation, with the worst pair."""
 
     mechanism: str

@@ -38,14 +38,15 @@ from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.numbers import INFINITY, Ratio, fraction_str
 from pufferfish.models.secrets import SecretPair
 from pufferfish.models.universe import Dataset
+from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_STATES = 10**6
 
 ClassOf = Callable[[Dataset], Hashable]
 
 
-@dataclass(frozen=True)
-class ExpectedRunsResult:
+@dataclass(repr=False, frozen=True)
+class ExpectedRunsResult(Explained):
     """``E[T]`` exactly (a Fraction or infinity) and the per-dataset contributions."""
 
     mechanism: str

@@ -22,10 +22,11 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.privacy.joint import accumulate
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class LeakageResult:
+@dataclass(repr=False, frozen=True)
+class LeakageResult(Explained):
     """Whether every posterior equals its prior; the worst shift and where it happens if not."""
 
     mechanism: str

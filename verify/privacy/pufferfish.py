@@ -35,10 +35,11 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
 from pufferfish.verify.privacy.joint import SecretJoint, accumulate
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class DirectionLevel:
+@dataclass(repr=False, frozen=True)
+class DirectionLevel(Explained):
     """The worst ratio for one ordered secret pair under one prior (or interval family)."""
 
     pair: str
@@ -74,8 +75,8 @@ class DirectionLevel:
                 f"{fraction_str(self.p_second)}, ratio {fraction_str(self.max_ratio)}")
 
 
-@dataclass(frozen=True)
-class PufferfishResult:
+@dataclass(repr=False, frozen=True)
+class PufferfishResult(Explained):
     """The exact Pufferfish level of one mechanism, with the worst case as witness."""
 
     mechanism: str

@@ -23,10 +23,11 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import interval_context, log_interval, round_out
 from pufferfish.verify.quilts.scores import SCORE_BITS, as_budget, eps_float
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class GK16Result:
+@dataclass(repr=False, frozen=True)
+class GK16Result(Explained):
     """Appendix B.10: γ (exact ratio), the spectral-norm condition (certified) and the noise."""
 
     gamma_ratio: Fraction          # γ = ½ log(gamma_ratio)

@@ -23,6 +23,7 @@ from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.quilts.chain_search import mqm_chain_approx, mqm_chain_exact
 from pufferfish.verify.quilts.scores import MQMResult, as_budget
+from pufferfish.verify.report import Explained
 
 
 def state_histogram(data: Sequence[object], states: Sequence[object]) -> tuple[Fraction, ...]:
@@ -68,8 +69,8 @@ def expected_max_abs_laplace(k: int, scale: Fraction) -> Fraction:
     return Fraction(scale) * harmonic_number(k)
 
 
-@dataclass(frozen=True)
-class HistogramMechanism:
+@dataclass(repr=False, frozen=True)
+class HistogramMechanism(Explained):
     """The Markov Quilt Mechanism for the state histogram of a chain (Appendix B.2, B.12).
 
     The histogram density ``F`` is ``2/T``-Lipschitz in ``L₁``; ``F' = (T/2)·F`` is 1-Lipschitz,

@@ -40,6 +40,7 @@ import networkx as nx
 
 from pufferfish.models.bayesnet import BayesNet, Node
 from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.verify.report import Explained
 
 # networkx >= 3.3 names the test is_d_separator; older versions call it d_separated.
 _d_separated = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
@@ -48,8 +49,8 @@ DEFAULT_MAX_CANDIDATES = 200_000
 """Default bound on the number of candidate quilts :func:`enumerate_quilts` examines."""
 
 
-@dataclass(frozen=True)
-class Quilt:
+@dataclass(repr=False, frozen=True)
+class Quilt(Explained):
     """A Markov quilt ``(X_N, X_Q, X_R)`` for ``node`` (Definition 4.2)."""
 
     node: Node
@@ -97,8 +98,8 @@ def quilt_for(graph: nx.DiGraph, node: Node, quilt: Iterable[Node]) -> Quilt:
     return Quilt(node, q, nearby, remote)
 
 
-@dataclass(frozen=True)
-class QuiltEnumeration:
+@dataclass(repr=False, frozen=True)
+class QuiltEnumeration(Explained):
     """All quilts found for ``node`` with ``|X_Q| ≤ max_size``, and the minimal ones (Def. B.1)."""
 
     node: Node

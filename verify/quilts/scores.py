@@ -34,6 +34,7 @@ from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_bu
 from pufferfish.verify.numerics.intervals import (float_down, float_up, interval_context,
                                                   log_interval, rational_interval, round_out)
 from pufferfish.verify.quilts.markov_quilts import ChainQuilt, Quilt
+from pufferfish.verify.report import Explained
 
 SCORE_BITS = 96
 """Working precision of the score intervals."""
@@ -169,8 +170,8 @@ class NodeChoice:
         return "{" + ", ".join(sorted(map(str, self.quilt.quilt))) + "}"
 
 
-@dataclass(frozen=True)
-class MQMResult:
+@dataclass(repr=False, frozen=True)
+class MQMResult(Explained):
     """The Markov Quilt Mechanism's noise scale σ_max with the chosen quilt per node as witness.
 
     ``sigma`` is a certified interval: ``sigma[1]`` (``sigma_upper``) is a noise scale proved to

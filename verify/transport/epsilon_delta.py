@@ -44,10 +44,11 @@ from pufferfish.verify.transport.laplace_level import (HockeyStickBound,
                                                        laplace_mixture_hockey_stick)
 from pufferfish.verify.transport.parameter import (WassersteinParameter, mechanism_epsilon,
                                                    wasserstein_parameter)
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class EpsilonDeltaVerification:
+@dataclass(repr=False, frozen=True)
+class EpsilonDeltaVerification(Explained):
     """Theorem A.8 on one model: ``W_δ``, ``σ = W_δ/ε`` and the hockey-stick divergences vs δ."""
 
     epsilon: Fraction

@@ -58,13 +58,14 @@ from pufferfish.models.multiuser import lattice_step
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.transport.couplings import (Atoms, Coupling, atoms, comonotone_coupling,
                                                    verify_coupling)
+from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_POINTS = 2_000_000
 """Largest lattice on which Δ* is tabulated."""
 
 
-@dataclass(frozen=True)
-class TransportPlan:
+@dataclass(repr=False, frozen=True)
+class TransportPlan(Explained):
     """The comonotone coupling ``π*`` of ``first`` and ``second`` (equation (6)) with ``W_1`` and
     the largest transported distance (the quantity of Proposition 1, equation (5))."""
 
@@ -147,8 +148,8 @@ def cdf_table(first: Mapping, second: Mapping) -> tuple[tuple[Fraction, Fraction
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class DeltaStar:
+@dataclass(repr=False, frozen=True)
+class DeltaStar(Explained):
     """Δ* of Lemma 3 / equation (25) on the lattice ``origin + step·ℤ`` (see the module docstring).
 
     ``values`` lists ``(x, Δ*(x))`` at every lattice point between the extreme support points;

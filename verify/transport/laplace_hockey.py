@@ -35,10 +35,11 @@ from pufferfish.verify.numerics.divergence import Divergence, hockey_stick_diver
 from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, float_down, float_up,
                                                   interval_context, rational_interval)
 from pufferfish.verify.transport.laplace_mixture import MAX_BITS, check_measure, check_scale, exp_of_budget
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class HockeyStickBound:
+@dataclass(repr=False, frozen=True)
+class HockeyStickBound(Explained):
     """Certified ``[lower, upper]`` for ``sup_S P_1(S) - e^ε P_2(S)`` of two Laplace mixtures."""
 
     lower: Fraction

@@ -43,10 +43,11 @@ from pufferfish.verify.privacy.supports import prior_supports
 from pufferfish.verify.transport.laplace_hockey import HockeyStickBound, laplace_mixture_hockey_stick
 from pufferfish.verify.transport.laplace_mixture import (MAX_BITS, LaplaceRatioBound, Measure, check_scale,
                                                          laplace_mixture_sup_ratio, log_bounds)
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class LaplaceDirection:
+@dataclass(repr=False, frozen=True)
+class LaplaceDirection(Explained):
     """One ordered secret pair under one prior: the conditional query distributions and the sup."""
 
     pair: str
@@ -70,8 +71,8 @@ class LaplaceDirection:
         return f"{self.first} vs {self.second} under {self.prior}: {self.bound.explain()}"
 
 
-@dataclass(frozen=True)
-class LaplacePufferfishResult:
+@dataclass(repr=False, frozen=True)
+class LaplacePufferfishResult(Explained):
     """The certified Pufferfish level of releasing ``query(D) + Lap(scale)`` under a model.
 
     ``ratio_lower <= e^ε <= ratio_upper`` where ε is the least level ``>= 0`` (Definition 5: the

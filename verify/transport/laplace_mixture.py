@@ -73,6 +73,7 @@ from pufferfish.models.numbers import INFINITY, Ratio, exact, fraction_str
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, float_down, float_up,
                                                   interval_context, log_enclosure, rational_interval)
+from pufferfish.verify.report import Explained
 
 MAX_BITS = 1 << 13
 """Precision limit (bits) for refining a comparison before answering ``undecided``."""
@@ -168,8 +169,8 @@ def _ratio_intervals(context, first, second, points, sigma):
 # the supremum of the likelihood ratio
 # ------------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class LaplaceRatioBound:
+@dataclass(repr=False, frozen=True)
+class LaplaceRatioBound(Explained):
     """A certified enclosure of ``sup_w f_1(w)/f_2(w)`` for two Laplace mixtures.
 
     ``lower <= sup <= upper`` (Fractions obtained by outward rounding of interval endpoints;

@@ -40,6 +40,7 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.transport.laplace_level import conditional_query_distributions
 from pufferfish.verify.transport.trimmed import TrimmedWInfinity, trimmed_mass, trimmed_w_infinity
 from pufferfish.verify.transport.w_infinity import WInfinityResult, w_infinity
+from pufferfish.verify.report import Explained
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,8 @@ class PairDistance:
                 **self.distance.to_dict()}
 
 
-@dataclass(frozen=True)
-class WassersteinParameter:
+@dataclass(repr=False, frozen=True)
+class WassersteinParameter(Explained):
     """``W`` of Algorithm 1 (or of the (ε, δ) variant when ``delta > 0``) with its witness."""
 
     value: Fraction

@@ -31,10 +31,11 @@ from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.verify.transport.couplings import (Atoms, Coupling, atoms, atoms_text,
                                                    coupling_text, greedy_partial_coupling,
                                                    marginal, verify_coupling)
+from pufferfish.verify.report import Explained
 
 
-@dataclass(frozen=True)
-class TrimmedWInfinity:
+@dataclass(repr=False, frozen=True)
+class TrimmedWInfinity(Explained):
     """``inf_{τ_1, τ_2} W_∞((μ_1 − τ_1)/(1−δ), (μ_2 − τ_2)/(1−δ))`` over trims of mass δ."""
 
     value: Fraction

@@ -35,6 +35,7 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.transport.couplings import (Atoms, Coupling, atoms, atoms_text,
                                                    comonotone_coupling, coupling_text,
                                                    verify_coupling)
+from pufferfish.verify.report import Explained
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ class HalfLine:
         return {"point": fraction_str(self.point), "side": self.side}
 
 
-@dataclass(frozen=True)
-class WInfinityResult:
+@dataclass(repr=False, frozen=True)
+class WInfinityResult(Explained):
     """``W_∞(first, second)`` with the comonotone coupling and a half-line lower bound."""
 
     value: Fraction

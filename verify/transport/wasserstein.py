@@ -55,6 +55,7 @@ from pufferfish.verify.transport.laplace_level import (LaplacePufferfishResult,
 from pufferfish.verify.transport.parameter import (WassersteinParameter, mechanism_epsilon,
                                                    wasserstein_parameter)
 from pufferfish.verify.transport.queries import parse_query
+from pufferfish.verify.report import Explained
 
 __all__ = ["WassersteinMechanism", "wasserstein_mechanism", "WassersteinVerification",
            "verify_wasserstein_mechanism", "EpsilonDeltaVerification",
@@ -95,8 +96,8 @@ def wasserstein_mechanism(model: PufferfishModel, query: Callable[[Dataset], obj
                                 eps)
 
 
-@dataclass(frozen=True)
-class WassersteinVerification:
+@dataclass(repr=False, frozen=True)
+class WassersteinVerification(Explained):
     """Theorem 3.2 on one model: ``W``, ``σ = W/ε``, and the certified actual level vs ε."""
 
     epsilon: Fraction
