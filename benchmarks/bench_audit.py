@@ -20,13 +20,10 @@ both directions).  Printed side by side, all measured in this run with time.perf
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 import time
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 from pufferfish.models.distribution import Distribution  # noqa: E402
 from pufferfish.models.mechanisms import TableMechanism  # noqa: E402

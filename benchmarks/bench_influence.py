@@ -10,12 +10,9 @@ baseline.  Prints each timing beside its baseline with the ratio.  Not run by CI
 Run: .venv/bin/python benchmarks/bench_influence.py
 """
 
-import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pufferfish.models.numbers import epsilon_float  # noqa: E402
 from pufferfish.verify.influence.chains import chain_influence_curve  # noqa: E402

@@ -41,7 +41,6 @@ import tempfile
 import time
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 from pufferfish.examples import example_path  # noqa: E402
 from pufferfish.models.bayesnet import MarkovChain, reversible_chain  # noqa: E402

@@ -14,12 +14,9 @@ minimal-θ bisection, and one certified level evaluation.  Run:
 from __future__ import annotations
 
 import random
-import sys
 import time
 from fractions import Fraction as Q
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pufferfish.models.distribution import Distribution  # noqa: E402
 from pufferfish.models.multiuser import MultiUserModel, User, naive_sum_distribution, sum_distribution  # noqa: E402

@@ -12,13 +12,10 @@ Run: .venv/bin/python benchmarks/bench_topk.py [--repeats R]
 """
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pufferfish.proofs_check.paper_000.topk.prior_fit import fit_chain  # noqa: E402
 from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate  # noqa: E402

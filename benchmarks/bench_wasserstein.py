@@ -24,13 +24,10 @@ in ``[lower·(1 − 10^-4), upper]`` of the certified supremum (the grid misses 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 import time
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 import numpy as np  # noqa: E402
 from scipy.optimize import linprog  # noqa: E402
