@@ -49,3 +49,18 @@ def test_chain_quilts_count_best_first_and_long_chains():
     keys = [(c.score.upper, c.score.card_nearby) for c in scored.choices]
     assert keys == sorted(keys) and len(keys) == counted.count
     assert math.isfinite(keys[0][0]) and scored.to_dict()["quilts"][0] == scored.choices[0].to_dict()
+
+
+def test_mqm_chain_approx_refuses_parameters_outside_the_unit_interval():
+    from fractions import Fraction as F
+
+    import pytest
+
+    from pufferfish.models.errors import ModelError
+    from pufferfish.verify.quilts.chain_search import mqm_chain_approx
+
+    for pi, g, name in ((F(0), F(1, 3), "pi"), (F(3, 2), F(1, 3), "pi"), (F(1, 2), F(0), "g"),
+                        (0.5, F(1, 3), "pi"), (F(1, 2), True, "g")):
+        with pytest.raises(ModelError) as error:
+            mqm_chain_approx(10, "1", pi, g)
+        assert error.value.path == name
