@@ -19,6 +19,7 @@ precision (``exp(q)`` is irrational for rational ``q ≠ 0``, so they always sep
 ``ε`` values are read as exact rationals.  Floats appear only in ``*_float`` fields and in
 :meth:`LogValue.bounds` (certified outward-rounded intervals).
 
+>>> from fractions import Fraction
 >>> curve = [CurvePoint(1, LogValue.log(Fraction(3))), CurvePoint(2, LogValue.log(Fraction(6, 5)))]
 >>> choice = epsilon_dp_for(LogValue.rational(Fraction(2)), curve, entries=3)
 >>> choice.epsilon_dp.text, choice.point.b
