@@ -132,7 +132,7 @@ def figure3_data(*, grid: int = 99, length: int = LENGTH) -> dict:
 
 
 def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99) -> list[Path]:
-    """Write ``figure1.png`` and ``figure3.png`` into ``out``; returns their paths."""
+    """Write ``figure_1.png`` and ``figure_3.png`` into ``out``; returns their paths."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -155,7 +155,7 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99) -
     axes[0].legend(fontsize=8)
     fig.suptitle(f"Figure 1 (002 §5): T = {LENGTH}, {runs} runs, seed {seed} (numerical)")
     fig.tight_layout()
-    p1 = out / "figure1.png"
+    p1 = out / "figure_1.png"
     fig.savefig(p1, dpi=110)
     plt.close(fig)
 
@@ -171,7 +171,7 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99) -
     fig.suptitle(f"Figure 3 (002 B.11): white = [11] fails, yellow = MQM less noise, "
                  f"blue = [11] less noise; T = {LENGTH}, grid {grid}×{grid} (numerical)")
     fig.tight_layout()
-    p3 = out / "figure3.png"
+    p3 = out / "figure_3.png"
     fig.savefig(p3, dpi=110)
     plt.close(fig)
     return [p1, p3]
@@ -362,8 +362,8 @@ def figure4_data(*, repetitions: int = 100, seed: int = 0, k: int = 5, pi_gen: s
 
 
 def make_figure4(out: Path, **settings) -> Path:
-    """Write ``figure4.png`` (three panels, ``L₁`` error vs ``log ε``) into ``out``; settings as in
-    :func:`figure4_data`.  Solid lines with markers: the simulated mean; dotted: the exact
+    """Write ``figure_4.png`` (three panels, ``L₁`` error vs ``log ε``) and its data
+    ``figure_4.json`` into ``out``; settings as in :func:`figure4_data`.  Solid lines with markers: the simulated mean; dotted: the exact
     expectation ``k·b``."""
     import matplotlib
     matplotlib.use("Agg")
@@ -394,10 +394,10 @@ def make_figure4(out: Path, **settings) -> Path:
                  f"g ≈ {c['eigengap'][0]:.4g}), {d['repetitions']} runs, seed {d['seed']}; "
                  f"dotted = exact E‖·‖₁ = k·2σ_max/T", fontsize=9)
     fig.tight_layout()
-    path = out / "figure4.png"
+    path = out / "figure_4.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    (out / "figure4.json").write_text(json.dumps(d, indent=1))
+    (out / "figure_4.json").write_text(json.dumps(d, indent=1))
     return path
 
 

@@ -6,9 +6,8 @@ Exit 0 when the certified upper bound of the NfC value is <= ε (the necessary c
 1 when the certified lower bound is > ε (linear composition at ε is impossible; a constructive
 attack is searched), 3 when the certified interval contains ε, 2 on bad input.
 
-The JSON output is :meth:`NfcResult.to_dict` with three additions made here until the library's
-result carries them: ``pufferfish_levels`` (each mechanism's single-run level against ε, the
-premise of Theorem 4), premise ``notes``, and ``repeated_runs`` with ``--runs``.
+The output is :class:`pufferfish.verify.nfc.report.CompositionReport` (the NfC result, the attack,
+the premise of Theorem 4 and, with ``--runs``, the levels of repeated runs).
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
                                    emit, epsilon_help, names_option, parse_epsilon,
                                    positive_int)
-from pufferfish.verify.report import Progress, table
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -41,70 +39,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from pufferfish.models.errors import ModelError
     from pufferfish.models.files.pufferfish_file import load_model
-    from pufferfish.verify.nfc.attack import composition_attack, repeated_run_levels
-    from pufferfish.verify.nfc.programs import nfc_programs
+    from pufferfish.verify.nfc.report import composition_report
 
     budget = parse_epsilon(args.epsilon)
     model = load_model(args.model, max_datasets=args.max_datasets)
     names = names_option(args.mechanisms, "--mechanisms") or list(model.mechanisms)
-    if not names:
-        raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
-    mechanisms = [model.mechanism(n) for n in names]
-    progress = Progress(1, "programs")
-    try:
-        result = nfc_programs(model, mechanisms, budget, args.max_datasets, args.max_outputs,
-                              args.max_coefficients)
-    finally:
-        progress.close()
-    if result.verdict == "violated" and result.witness is not None:
-        attack = composition_attack(model, mechanisms, result.witness, budget, args.max_runs,
-                                    args.max_datasets)
-        result = replace(result, attack=attack)
-    data = result.to_dict()
-    text = result.explain()
-    levels, notes = _premise(model, mechanisms, budget, args)
-    data["pufferfish_levels"] = levels
-    if notes:
-        data["notes"] = data["notes"] + notes
-        text += "\n" + "\n".join(f"  note: {n}" for n in notes)
-    if args.runs:
-        runs = [repeated_run_levels(model, m, args.runs, args.max_datasets, args.max_outputs)
-                for m in mechanisms]
-        data["repeated_runs"] = [lv.to_dict() for lv in runs]
-        rows = [[lv.mechanism, k, f"{e:.6g}", f"{e / k:.6g}"]
-                for lv in runs for k, e in enumerate((r * k for k, r in
-                                                      enumerate(lv.per_run(), start=1)), start=1)]
-        text += "\n\nExact levels of r runs (ε_r / r tends to the largest program value):\n"
-        text += table(["mechanism", "r", "ε_r", "ε_r / r"], rows)
-    if result.verdict == "undecided":
-        text += (f"\n  the certified interval [{result.lower!r}, {result.upper!r}] contains ε; its "
-                 f"width {result.upper - result.lower:.3g} comes from the solver tolerance and "
-                 f"double-precision certificates: the budget is within that distance of the value")
-    emit(args, data, text)
-    return {"holds": EXIT_OK, "violated": EXIT_VIOLATED}.get(result.verdict, EXIT_UNDECIDED)
-
-
-def _premise(model, mechanisms, budget, args) -> tuple[list, list]:
-    """Each mechanism's exact single-run Pufferfish level, and a note where it already exceeds ε
-    (then Theorem 4's premise — every mechanism is ε-Pufferfish — fails before any composition)."""
-    from pufferfish.models.errors import UnsupportedError
-    from pufferfish.verify.numerics.certified import compare_ratio
-    from pufferfish.verify.privacy.pufferfish import pufferfish_level
-
-    levels, notes = [], []
-    for mechanism in mechanisms:
-        try:
-            level = pufferfish_level(model, mechanism, None, args.max_datasets, args.max_outputs)
-        except UnsupportedError:
-            continue
-        check = compare_ratio(level.level_ratio, budget)
-        levels.append({"mechanism": mechanism.name, "epsilon": level.epsilon,
-                       "within_budget": check.holds})
-        if not check.holds:
-            notes.append(f"{mechanism.name} is not ε-Pufferfish at this budget (single-run level "
-                         f"{level.epsilon}): the premise of Theorem 4 already fails for one run")
-    return levels, notes
+    report = composition_report(model, [model.mechanism(n) for n in names], budget,
+                                runs=args.runs or 0, max_runs=args.max_runs,
+                                max_datasets=args.max_datasets, max_outputs=args.max_outputs,
+                                max_coefficients=args.max_coefficients)
+    emit(args, report.to_dict(), report.explain())
+    return {"holds": EXIT_OK, "violated": EXIT_VIOLATED}.get(report.verdict, EXIT_UNDECIDED)

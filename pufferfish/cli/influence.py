@@ -3,7 +3,7 @@ auto|brute|chain] [--out DIR]``: the exact a(b)-influence curve of a model's pri
 pairs with the minimising split of every point (``000_65109fe28ca61d17.txt`` §6, Definition 7).
 
 ``--out DIR`` writes ``influence_curve.json`` (a curve file for ``pufferfish translate``, see
-:mod:`pufferfish.cli.curve_file`) and ``influence_curve.png`` (its plot).
+:mod:`pufferfish.verify.influence.curve_file`) and ``influence_curve.png`` (its plot).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
-from pufferfish.cli.curve_file import curve_document
+from pufferfish.verify.influence.curve_file import curve_document
 from pufferfish.verify.report import Progress, table
 
 CURVE_FILE, PLOT_FILE = "influence_curve.json", "influence_curve.png"

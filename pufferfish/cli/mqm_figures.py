@@ -9,19 +9,12 @@ Files: ``figure_1.png``, ``figure_3.png``; with Figure 4 ``figure_4.png`` and ``
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
                                    epsilon_help, nonnegative_int, parse_epsilon, positive_int,
                                    prepare_folder,
                                    wrote)
-
-FILE_NAMES = {"figure1.png": "figure_1.png", "figure3.png": "figure_3.png",
-              "figure4.png": "figure_4.png", "figure4.json": "figure_4.json"}
-"""The names the figure drivers write, and the command line's names for them (one scheme with
-``figure_2a.png`` of ``influence-figures``)."""
-
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("mqm-figures", help="Figures 1, 3 and 4 of 002 §5/B.11/B.12 "
@@ -60,14 +53,6 @@ def _lengths(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-def _renamed(path: Path) -> Path:
-    """Move a file written under the driver's name to the command line's name."""
-    target = path.with_name(FILE_NAMES.get(path.name, path.name))
-    if target != path:
-        os.replace(path, target)
-    return target
-
-
 def run(args: argparse.Namespace) -> int:
     from pufferfish.proofs_check.paper_002.figures import make_figure4, make_figures
     from pufferfish.verify.quilts.scores import as_budget
@@ -82,13 +67,13 @@ def run(args: argparse.Namespace) -> int:
     paths = []
     if args.figure in ("1+3", "all"):
         for path in make_figures(folder, runs=args.runs, seed=args.seed, grid=args.grid):
-            paths.append(_renamed(Path(path)))
+            paths.append(Path(path))
             wrote(args, paths[-1])
     if figure_4:
         png = Path(make_figure4(folder, repetitions=args.repetitions, seed=args.seed,
                                 length=args.length, lengths=lengths, epsilons=epsilons))
         data = png.with_suffix(".json")
-        paths += [_renamed(png), _renamed(data)]
+        paths += [png, data]
         wrote(args, paths[-2])
         wrote(args, paths[-1])
     emit(args, {"figures": [str(p) for p in paths]}, "\n".join(f"figure: {p}" for p in paths))

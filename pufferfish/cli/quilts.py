@@ -1,6 +1,7 @@
 """``pufferfish quilts MODEL --node N [--epsilon E]``: the minimal Markov quilts of node ``N``
 (``002_e1f2e9a9937b8cda.txt`` §4, Definition 4.2 by d-separation; Definition B.1) and, with
-``--epsilon``, each quilt's exact max-influence and score, best first.
+``--epsilon``, each quilt's exact max-influence and score, best first
+(:mod:`pufferfish.verify.quilts.node_quilts`).
 
 ``MODEL`` is either a Bayesian-network file (``"bayesnet": 1``,
 :mod:`pufferfish.models.files.bayesnet_file`) or an ordinary model file whose priors are
@@ -14,7 +15,6 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
-from pufferfish.verify.report import Progress, table
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -92,90 +92,20 @@ def chain_node(text: str, family, option: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.bayesnet import BayesNetFamily
+    from pufferfish.models.errors import ModelError
+    from pufferfish.verify.quilts.node_quilts import score_quilts
     from pufferfish.verify.quilts.scores import as_budget
 
     family = load_quilt_family(args)
     budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon else None
     if isinstance(family, BayesNetFamily):
-        return _bayesnet(args, family, budget)
-    return _chain(args, family, budget)
-
-
-def _bayesnet(args, family, budget) -> int:
-    from pufferfish.models.errors import ModelError
-    from pufferfish.verify.quilts.markov_quilts import check_enumeration_budget, enumerate_quilts
-    from pufferfish.verify.influence.max_influence import network_max_influence
-    from pufferfish.verify.quilts.scores import exact_score
-
-    node = next((n for n in family.nodes if str(n) == args.node), None)
-    if node is None:
-        raise ModelError(f"unknown node {args.node!r}; the nodes are "
-                         f"{[str(n) for n in family.nodes]}", "--node")
-    check_enumeration_budget(family.graph, args.max_quilt_size, args.max_quilts)
-    progress = Progress(1, "quilts")
-    try:
-        enum = enumerate_quilts(family.graph, node, max_size=args.max_quilt_size,
-                                max_candidates=args.max_quilts,
-                                progress=lambda d, t: progress.step(f"{d}/{t}"))
-    finally:
-        progress.close()
-    rows, entries = [], []
-    for q in enum.minimal:
-        entry = q.to_dict()
-        row = ["{" + ", ".join(entry["quilt"]) + "}", "{" + ", ".join(entry["nearby"]) + "}",
-               "{" + ", ".join(entry["remote"]) + "}", q.card_nearby]
-        if budget is not None:
-            influence = network_max_influence(family, node, q.quilt)
-            score = exact_score(q.card_nearby, influence.max_ratio, budget)
-            entry["max_influence"] = influence.to_dict()
-            entry["score"] = score.to_dict()["score"]
-            row += [influence.to_dict()["epsilon"], _number(score.upper)]
-        rows.append(row)
-        entries.append(entry)
-    if budget is not None:
-        order = sorted(range(len(rows)), key=lambda j: _score_key(entries[j]["score"][1]))
-        rows = [rows[j] for j in order]
-        entries = [entries[j] for j in order]
-    headers = ["X_Q", "X_N", "X_R", "card(X_N)"] + (["e(X_Q|X_i)", "score ≤"] if budget else [])
-    text = (f"{len(enum.minimal)} minimal Markov quilts for node {node} "
-            f"({enum.examined} candidates examined)\n" + table(headers, rows))
-    if not enum.complete:
-        text += "\n" + enum.message
-    emit(args, {"node": str(node), "complete": enum.complete, "message": enum.message,
-                "quilts": entries, "epsilon": args.epsilon}, text)
+        node = next((n for n in family.nodes if str(n) == args.node), None)
+        if node is None:
+            raise ModelError(f"unknown node {args.node!r}; the nodes are "
+                             f"{[str(n) for n in family.nodes]}", "--node")
+    else:
+        node = chain_node(args.node, family, "--node")
+    result = score_quilts(family, node, budget, max_size=args.max_quilt_size,
+                          max_candidates=args.max_quilts)
+    emit(args, result.to_dict(), result.explain())
     return EXIT_OK
-
-
-def _chain(args, family, budget) -> int:
-    from pufferfish.verify.quilts.chain_search import chain_node_quilts_exact, mqm_chain_exact
-
-    i = chain_node(args.node, family, "--node")
-    if budget is None:
-        n = family.length
-        text = (f"node {i} of a chain of {n}: the Lemma B.2 quilts are {{X_(i-a), X_(i+b)}}, "
-                f"{{X_(i-a)}}, {{X_(i+b)}} and ∅ for 1 <= a <= {i - 1}, 1 <= b <= {n - i} "
-                f"({i * (n + 1 - i)} quilts); give --epsilon to score them")
-        emit(args, {"node": i, "length": n, "count": i * (n + 1 - i)}, text)
-        return EXIT_OK
-    if family.length > 200:
-        choice = mqm_chain_exact(family, budget, nodes=[i]).choices[0]
-        emit(args, {"node": i, "best": choice.to_dict()},
-             f"node {i}: best quilt {choice.quilt_label()}, card(X_N) = "
-             f"{choice.score.card_nearby}, score ≤ {_number(choice.score.upper)}")
-        return EXIT_OK
-    choices = sorted(chain_node_quilts_exact(family, i, budget),
-                     key=lambda c: (c.score.upper, c.score.card_nearby))
-    rows = [[c.quilt_label(), c.score.card_nearby, f"{c.log_influence[1]:.6g}",
-             _number(c.score.upper)] for c in choices[:15]]
-    text = (f"node {i}: {len(choices)} Lemma B.2 quilts; the 15 best\n"
-            + table(["X_Q", "card(X_N)", "e(X_Q|X_i) ≤", "score ≤"], rows))
-    emit(args, {"node": i, "quilts": [c.to_dict() for c in choices]}, text)
-    return EXIT_OK
-
-
-def _number(x: float) -> str:
-    return "inf" if x == float("inf") else f"{x:.10g}"
-
-
-def _score_key(x) -> float:
-    return float("inf") if x == "inf" else float(x)

@@ -1,13 +1,13 @@
 """``pufferfish translate --curve FILE (--epsilon-puffer E [--rule theorem|algorithm] |
 --epsilon-dp E)``: Theorem 6 of ``000_65109fe28ca61d17.txt`` §6 in either direction, from a curve
-file (:mod:`pufferfish.cli.curve_file`; :mod:`pufferfish.verify.influence.translation`)."""
+file (:mod:`pufferfish.verify.influence.curve_file`; :mod:`pufferfish.verify.influence.translation`)."""
 
 from __future__ import annotations
 
 import argparse
 
 from pufferfish.cli.common import add_common_options, emit, verdict
-from pufferfish.cli.curve_file import read_curve_file
+from pufferfish.verify.influence.curve_file import read_curve_file
 from pufferfish.verify.report import table
 
 LOG_FORMS = "a non-negative rational (1, 1/2, 0.25), log(R) with rational R >= 1, or inf"

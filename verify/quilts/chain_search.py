@@ -432,6 +432,20 @@ def mqm_sigma_numerical(epsilon: Budget | str, *, family: ChainFamily | None = N
         found = _search(ev, T, eps, list(range(1, T + 1)), ev.t_min)
     return max(v[0] for v in found.values())
 
+def approx_parameter(value: object, name: str) -> Fraction:
+    """``value`` as the exact rational ``π_Θ`` or ``g_Θ`` of Lemma B.4, which lie in ``(0, 1]``
+    (``ModelError`` at ``name`` otherwise; floats are refused, being inexact).
+
+    >>> approx_parameter(Fraction(1, 2), "pi")
+    Fraction(1, 2)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise ModelError(f"must be an exact rational (Fraction or int), got {value!r}", name)
+    if not 0 < value <= 1:
+        raise ModelError(f"must be in (0, 1], got {fraction_str(Fraction(value))}", name)
+    return Fraction(value)
+
+
 def mqm_chain_approx(length: int, epsilon: Budget | str, pi: Fraction, g: Fraction, *,
                      fast: bool = False, literal_pseudocode: bool = False) -> MQMResult:
     """MQMApprox: Algorithms 3–4 (or 5 with ``fast=True``) with Lemma B.4's bounds.
@@ -441,9 +455,13 @@ def mqm_chain_approx(length: int, epsilon: Budget | str, pi: Fraction, g: Fracti
     always candidates.  ``literal_pseudocode=True`` applies Algorithm 4's condition
     ``a, b ≥ log(1/π_Θ)/g_Θ`` to the missing sides too (``a = i``, ``b = T+1−i``), as written.
     Complexity ``O(T n*²)`` with the pruning of :func:`mqm_chain_exact`.
+
+    ``pi`` and ``g`` must be exact rationals (``Fraction`` or ``int``) in ``(0, 1]``; anything
+    else is refused with a :class:`~pufferfish.models.errors.ModelError` naming the parameter.
     """
     budget = as_budget(epsilon)
-    ev = _ApproxEvaluator(Fraction(pi), Fraction(g), length)
+    pi, g = approx_parameter(pi, "pi"), approx_parameter(g, "g")
+    ev = _ApproxEvaluator(pi, g, length)
     T = length
     eps = eps_float(budget)
     tmin = ev.t_min
@@ -524,5 +542,5 @@ def chain_node_quilts_exact(family: ChainFamily, i: int, budget: Budget) -> list
     return out
 
 
-__all__ = ["mqm_chain_exact", "mqm_chain_approx", "mqm_chain_exact_basic", "mqm_sigma_numerical",
+__all__ = ["mqm_chain_exact", "mqm_chain_approx", "approx_parameter", "mqm_chain_exact_basic", "mqm_sigma_numerical",
            "chain_node_quilts_exact"]

@@ -13,7 +13,7 @@ from pufferfish.models.numbers import INFINITY
 from pufferfish.proofs_check.paper_000.influence import theorem8_ratio
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.influence.curves import influence_curve, leakage_through, max_influence
-from pufferfish.cli.curve_file import parse_curve
+from pufferfish.verify.influence.curve_file import parse_curve
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 
 

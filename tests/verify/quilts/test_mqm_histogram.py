@@ -219,4 +219,4 @@ def test_figure4_data_tiny():
 
 def test_make_figure4_direct(tmp_path):
     path = make_figure4(tmp_path, **{**TINY, "repetitions": 2})
-    assert path.name == "figure4.png" and path.stat().st_size > 1000
+    assert path.name == "figure_4.png" and path.stat().st_size > 1000
