@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from pufferfish.models.errors import ModelError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.model import PufferfishModel
@@ -140,27 +139,26 @@ def leakage(model: ModelSource, mechanism: str | Mechanism, *,
 
 
 def composes(model: ModelSource, epsilon: BudgetSource, *,
-             mechanisms: Sequence[str | Mechanism] | None = None, max_runs: int = 200,
-             max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
-             max_coefficients: int = 10 ** 6):
-    """Can the mechanisms compose linearly at ε?  Theorem 4's NfC programs with certified bounds
-    (``000_65109fe28ca61d17.txt`` §5.1), and when the answer is no, a constructive composition
-    attack (the smallest number of runs whose exact level exceeds ``runs·ε``) in ``result.attack``
-    (``pufferfish composes``).
-    """
-    from dataclasses import replace
+             mechanisms: Sequence[str | Mechanism] | None = None, runs: int = 0,
+             max_runs: int = 200, max_datasets: int = DEFAULT_MAX_DATASETS,
+             max_outputs: int = DEFAULT_MAX_OUTPUTS, max_coefficients: int = 10 ** 6):
+    """Can the mechanisms compose linearly at ε?  (``pufferfish composes``;
+    :func:`pufferfish.verify.nfc.report.composition_report`.)
 
-    from pufferfish.verify.nfc.attack import composition_attack
-    from pufferfish.verify.nfc.programs import nfc_programs
+    Theorem 4's NfC programs with certified bounds (``000_65109fe28ca61d17.txt`` §5.1); when the
+    answer is no, a constructive composition attack (the smallest number of runs whose exact
+    level exceeds ``runs·ε``) in ``result.attack``; the premise (each mechanism's own level
+    against ε); with ``runs >= 1`` the exact levels of 1..runs runs of each mechanism.
+
+    >>> report = composes("hidden_coin.json", "0", runs=2)
+    >>> report.verdict, report.attack.runs
+    ('violated', 2)
+    """
+    from pufferfish.verify.nfc.report import composition_report
 
     model = load(model, max_datasets=max_datasets)
     chosen = list(model.mechanisms.values()) if mechanisms is None else [
         _mechanism(model, m) for m in mechanisms]
-    if not chosen:
-        raise ModelError("no mechanism to check: the model declares none", "mechanisms")
-    limit = budget(epsilon)
-    result = nfc_programs(model, chosen, limit, max_datasets, max_outputs, max_coefficients)
-    if result.verdict == "violated" and result.witness is not None:
-        attack = composition_attack(model, chosen, result.witness, limit, max_runs, max_datasets)
-        result = replace(result, attack=attack)
-    return result
+    return composition_report(model, chosen, budget(epsilon), runs=runs, max_runs=max_runs,
+                              max_datasets=max_datasets, max_outputs=max_outputs,
+                              max_coefficients=max_coefficients)

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from pufferfish.models.numbers import INFINITY, epsilon_float, epsilon_str, fraction_str
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.report import table
+from pufferfish.verify.report import Explained, table
 
 
 def epsilon_text(ratio) -> str:
@@ -30,8 +30,8 @@ def _interval(lower, upper) -> str:
     return f"[{float(lower):.6g}, {float(upper):.6g}]"
 
 
-@dataclass(frozen=True)
-class DcpReport:
+@dataclass(repr=False, frozen=True)
+class DcpReport(Explained):
     """Levels (``(least ε at δ, δ(ε) or None)`` per mechanism), composition audit and verdict of
     one DCP model; ``source`` names the model (its file) in both outputs."""
 

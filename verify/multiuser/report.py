@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.report import table
+from pufferfish.verify.report import Explained, table
 
 
-@dataclass(frozen=True)
-class MultiuserReport:
+@dataclass(repr=False, frozen=True)
+class MultiuserReport(Explained):
     """A calibration result with the model's ``source`` name."""
 
     source: str

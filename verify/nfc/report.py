@@ -32,7 +32,7 @@ from pufferfish.verify.nfc.attack import (DEFAULT_MAX_RUNS, CompositionAttack, R
                                           composition_attack, repeated_run_levels)
 from pufferfish.verify.nfc.programs import DEFAULT_MAX_COEFFICIENTS, NfcResult, nfc_programs
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
-from pufferfish.verify.report import table
+from pufferfish.verify.report import Explained, table
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,8 @@ class PremiseLevel:
                 f"{self.epsilon}): the premise of Theorem 4 already fails for one run")
 
 
-@dataclass(frozen=True)
-class CompositionReport:
+@dataclass(repr=False, frozen=True)
+class CompositionReport(Explained):
     """The NfC result (with its attack when violated), the premise levels and the repeated-run
     levels of one composition question."""
 

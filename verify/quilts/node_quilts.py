@@ -33,7 +33,7 @@ from pufferfish.verify.influence.max_influence import MaxInfluence
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.quilts.markov_quilts import DEFAULT_MAX_CANDIDATES, Quilt, QuiltEnumeration
 from pufferfish.verify.quilts.scores import NodeChoice, ScoreInterval, as_budget
-from pufferfish.verify.report import table
+from pufferfish.verify.report import Explained, table
 
 LONG_CHAIN = 200
 """Chains longer than this get only the best quilt of the node (the ``O(T²)`` list of every
@@ -68,8 +68,8 @@ class ScoredQuilt:
         return data
 
 
-@dataclass(frozen=True)
-class NetworkQuiltScores:
+@dataclass(repr=False, frozen=True)
+class NetworkQuiltScores(Explained):
     """The minimal quilts of one node of a Bayesian network, best score first when scored."""
 
     node: Node
@@ -102,8 +102,8 @@ class NetworkQuiltScores:
         return text
 
 
-@dataclass(frozen=True)
-class ChainQuiltScores:
+@dataclass(repr=False, frozen=True)
+class ChainQuiltScores(Explained):
     """The Lemma B.2 quilts of node ``node`` (1-based) of a chain of ``length`` nodes: without a
     budget only their count; with one every quilt scored, best first (``choices``), or for a
     chain longer than :data:`LONG_CHAIN` only the best (``best_only``)."""

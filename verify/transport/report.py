@@ -21,11 +21,11 @@ from fractions import Fraction
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.report import table
+from pufferfish.verify.report import Explained, table
 
 
-@dataclass(frozen=True)
-class WassersteinReport:
+@dataclass(repr=False, frozen=True)
+class WassersteinReport(Explained):
     """A Wasserstein (or, with δ, an (ε, δ)-Wasserstein) mechanism result with the model's
     ``source`` name and the ``query`` text."""
 
