@@ -27,8 +27,10 @@ def test_every_package_directory_is_listed_and_every_listed_package_exists():
     found = set()
     for package, folder in mapping.items():
         root = ROOT / folder
-        for init in root.rglob("__init__.py"):
-            relative = init.parent.relative_to(root).parts
+        # a package is a folder with an __init__.py, or a data folder (JSON Schemas) inside one
+        for marker in [*root.rglob("__init__.py"), *root.rglob("*.schema.json"),
+                       *root.glob("cli/schemas/*.json")]:
+            relative = marker.parent.relative_to(root).parts
             if any(part.startswith(".") for part in relative):
                 continue
             found.add(".".join((package, *relative)))
