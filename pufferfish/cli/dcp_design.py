@@ -32,18 +32,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.dcp_file import load_dcp_model
-    from pufferfish.verify.dcp.inverse import task1, task2
+    from pufferfish.verify.dcp.report import dcp_design_report
 
     budget = parse_epsilon(args.target_epsilon, "--target-epsilon")
     delta = unit_rational(args.target_delta, "--target-delta")
     names = names_option(args.mechanisms, "--mechanisms")
-    model = load_dcp_model(args.model)
-    second = task2(model, names, delta)
-    first = task1(model, names, budget, delta, outputs=args.outputs, iterations=args.iterations)
-    data = {"check": "dcp_design", "model": str(args.model), "task2": second.to_dict(),
-            "task1": first.to_dict()}
-    text = "\n".join([second.explain(), first.explain(),
-                      "(verdicts come from the exact DCP audit of each design; optimiser values "
-                      "are numerical and never decide)"])
-    emit(args, data, text)
-    return EXIT_OK if first.holds else EXIT_VIOLATED
+    report = dcp_design_report(load_dcp_model(args.model), names, budget, delta,
+                               outputs=args.outputs, iterations=args.iterations,
+                               source=str(args.model))
+    emit(args, report.to_dict(), report.explain())
+    return EXIT_OK if report.holds else EXIT_VIOLATED

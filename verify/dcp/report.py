@@ -132,4 +132,40 @@ def dcp_report(model, names: Sequence[str] | None = None, *, delta: Fraction | N
                      individual_delta)
 
 
-__all__ = ["epsilon_text", "DcpReport", "dcp_report"]
+@dataclass(frozen=True, repr=False)
+class DcpDesignReport(Explained):
+    """The two inverse-composition designs of ``004_acc5641f8e5f8c79.txt`` §IV for one model and
+    target: Task 2's closed form and Task 1's added mechanism, each re-audited exactly."""
+
+    source: str
+    task2: object   # pufferfish.verify.dcp.inverse.Task2Result
+    task1: object   # pufferfish.verify.dcp.inverse.Task1Result
+
+    @property
+    def holds(self) -> bool:
+        """Whether a Task-1 design passed the exact audit at the target."""
+        return bool(self.task1.holds)
+
+    def to_dict(self) -> dict:
+        return {"check": "dcp_design", "model": self.source, "task2": self.task2.to_dict(),
+                "task1": self.task1.to_dict()}
+
+    def explain(self) -> str:
+        return "\n".join([self.task2.explain(), self.task1.explain(),
+                          "(verdicts come from the exact DCP audit of each design; optimiser "
+                          "values are numerical and never decide)"])
+
+
+def dcp_design_report(model, names: Sequence[str] | None, budget: Budget, delta: Fraction, *,
+                      outputs: int = 2, iterations: int = 8, source: str = "") -> DcpDesignReport:
+    """Task 2 (:func:`~pufferfish.verify.dcp.inverse.task2`) and Task 1
+    (:func:`~pufferfish.verify.dcp.inverse.task1`) for the target ``(budget, delta)``: what
+    ``pufferfish dcp-design`` prints."""
+    from pufferfish.verify.dcp.inverse import task1, task2
+
+    second = task2(model, names, delta)
+    first = task1(model, names, budget, delta, outputs=outputs, iterations=iterations)
+    return DcpDesignReport(source, second, first)
+
+
+__all__ = ["epsilon_text", "DcpReport", "dcp_report", "DcpDesignReport", "dcp_design_report"]
