@@ -29,12 +29,11 @@ import argparse
 import os
 import random
 import sys
-import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_audit import build_instance  # noqa: E402
+from bench_audit import best_of, build_instance  # noqa: E402
 from bench_nfc import build as build_nfc  # noqa: E402
 
 from pufferfish.models.kernel import KernelTable, integer_weights  # noqa: E402
@@ -62,15 +61,6 @@ def pair_secrets_of(model: PufferfishModel) -> list:
         for secret in (pair.first, pair.second):
             unique.setdefault(secret.name, secret)
     return list(unique.values())
-
-
-def best_of(repeats: int, function):
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def row(label: str, seconds: float | None, baseline: float, note: str = "") -> None:

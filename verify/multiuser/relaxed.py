@@ -28,8 +28,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.multiuser.thetas import epsilon_of
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, interval_context,
-                                                  rational_interval)
+from pufferfish.verify.numerics.intervals import certified_sign, exp_interval, rational_interval
 from pufferfish.verify.transport.kantorovich import transport_plan
 
 
@@ -51,19 +50,15 @@ def exp_sum_sign(terms: Mapping[Fraction, Fraction], max_bits: int = 1 << 13) ->
     collected = {t: c for t, c in collected.items() if c}
     if not collected:
         return 0
-    bits = 64
-    while bits <= max_bits:
-        context = interval_context(bits)
-        total = context.mpf(0)
-        for t, c in collected.items():
-            total = total + rational_interval(context, c) * exp_interval(context, t)
-        low, high = endpoints(total)
-        if low > 0:
-            return 1
-        if high < 0:
-            return -1
-        bits *= 2
-    return None
+
+    def enclosure(context):
+        return sum((rational_interval(context, c) * exp_interval(context, t)
+                    for t, c in collected.items()), context.mpf(0))
+
+    try:
+        return certified_sign(enclosure, 64, max_bits)
+    except ArithmeticError:
+        return None
 
 
 @dataclass(frozen=True)
