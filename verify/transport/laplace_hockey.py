@@ -34,7 +34,8 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.divergence import Divergence, hockey_stick_divergence
 from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, float_down, float_up,
                                                   interval_context, rational_interval)
-from pufferfish.verify.transport.laplace_mixture import MAX_BITS, check_measure, check_scale, exp_of_budget
+from pufferfish.verify.transport.couplings import atoms
+from pufferfish.verify.transport.laplace_mixture import MAX_BITS, check_scale, exp_of_budget
 from pufferfish.verify.report import Explained
 
 
@@ -83,7 +84,7 @@ def laplace_mixture_hockey_stick(first: Mapping[Fraction, Fraction], second: Map
     """Certified enclosure of ``∫ (f_1 - e^ε f_2)_+`` (the smallest δ for which
     ``P_1(S) <= e^ε P_2(S) + δ`` holds for every output set ``S``; ``002_e1f2e9a9937b8cda.txt``
     Appendix A.4, Definition A.7)."""
-    p1, p2 = check_measure(first, "first"), check_measure(second, "second")
+    p1, p2 = atoms(first, "first", normalized=False), atoms(second, "second", normalized=False)
     sigma = check_scale(scale)
     if budget.infinite:
         raise UnsupportedError("the hockey-stick divergence needs a finite ε", "--epsilon")

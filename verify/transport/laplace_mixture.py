@@ -74,6 +74,7 @@ from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, float_down, float_up,
                                                   interval_context, log_enclosure, rational_interval)
 from pufferfish.verify.report import Explained
+from pufferfish.verify.transport.couplings import atoms
 
 MAX_BITS = 1 << 13
 """Precision limit (bits) for refining a comparison before answering ``undecided``."""
@@ -100,23 +101,6 @@ def exp_of_budget(context, budget: Budget):
 # ------------------------------------------------------------------------------------------------
 # input validation
 # ------------------------------------------------------------------------------------------------
-
-def check_measure(raw: Mapping, name: str) -> tuple[tuple[Fraction, Fraction], ...]:
-    """Sorted ``((v, P(v)), ...)`` with P(v) > 0; values and weights exact; total mass > 0."""
-    if not isinstance(raw, Mapping):
-        raise ModelError("expected a mapping from query value to probability", name)
-    merged: dict[Fraction, Fraction] = {}
-    for value, weight in raw.items():
-        v = exact(value, f"{name}.{value}")
-        p = exact(weight, f"{name}.{value}")
-        if p < 0:
-            raise ModelError(f"probability {fraction_str(p)} is negative", f"{name}.{value}")
-        if p:
-            merged[v] = merged.get(v, Fraction(0)) + p
-    if not merged:
-        raise ModelError("the distribution has no mass", name)
-    return tuple(sorted(merged.items()))
-
 
 def check_scale(raw: object) -> Fraction:
     """The Laplace scale σ >= 0 as an exact rational."""
@@ -289,7 +273,7 @@ def laplace_mixture_sup_ratio(first: Mapping[Fraction, Fraction], second: Mappin
     ``first``/``second`` map query values to probabilities (exact numbers; a positive total mass,
     not necessarily 1 — the ratio is of the densities as given).  ``scale = 0`` means no noise.
     """
-    p1, p2 = check_measure(first, "first"), check_measure(second, "second")
+    p1, p2 = atoms(first, "first", normalized=False), atoms(second, "second", normalized=False)
     sigma = check_scale(scale)
     if bits < 16:
         raise ModelError(f"bits must be >= 16, got {bits}", "bits")
