@@ -12,6 +12,11 @@ exact algorithms and compares it with the paper's value; it is never tuned to ma
 Claims that go beyond what the paper states (an observation such as "the bound is attained") are
 registered with ``observation=True``.
 
+A claim also carries its :class:`Mutant` s: the same check run on a deliberately wrong version of
+the paper's formula or on an instance outside the statement's hypotheses (a constant changed, an
+inequality reversed, a hypothesis dropped).  Each mutant must make the check fail; a claim that no
+mutant can fail is vacuous and is reported as such (``tests/proofs_check/test_vacuity.py``).
+
 Paper packages (``proofs_check/paper_000/``, ...) call :func:`register` at import;
 ``proofs_check/__init__.py`` imports them, so :func:`all_claims` sees every claim.
 """
@@ -43,6 +48,24 @@ class ClaimOutcome:
 
 
 @dataclass(frozen=True)
+class Mutant:
+    """A deliberately wrong variant of a claim's check that the check must reject.
+
+    ``run()`` performs the claim's check against the mutated formula or instance described by
+    ``label`` and returns the outcomes; the mutant is *killed* when at least one outcome does not
+    hold.  A mutant that survives shows that the check cannot tell the paper's statement from the
+    mutated one.
+    """
+
+    label: str
+    run: Callable[[], Iterable[ClaimOutcome]] = field(repr=False, compare=False)
+
+    def killed(self) -> bool:
+        """True when the check rejects the mutated statement on at least one instance."""
+        return any(not outcome.holds for outcome in self.run())
+
+
+@dataclass(frozen=True)
 class Claim:
     """A paper's statement with a generator of instances and an exact check."""
 
@@ -53,6 +76,7 @@ class Claim:
     generate: Callable[[], Iterable[Any]] = field(repr=False, compare=False)
     check: Callable[[Any], ClaimOutcome] = field(repr=False, compare=False)
     observation: bool = False
+    mutants: tuple[Mutant, ...] = field(default=(), repr=False, compare=False)
 
     def to_dict(self) -> dict:
         return {"id": self.id, "paper": self.paper, "section": self.section,
