@@ -7,7 +7,9 @@ parses, calls the library, prints and returns the exit status (:mod:`pufferfish.
 Errors: a :class:`~pufferfish.models.errors.ModelError`, a :class:`~pufferfish.cli.common.UsageError`
 or an ``OSError`` prints one paragraph on stderr and exits 2 (the traceback only with
 ``--debug``).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
-is written atomically, so an interruption leaves no partial or temporary file.
+is written atomically, so an interruption leaves no partial or temporary file.  The module
+imports only the standard library at load time; everything else is imported inside
+:func:`main`, so a Ctrl-C that arrives while the toolkit is still loading also exits 130 quietly.
 
 >>> build_parser().prog
 'pufferfish'
@@ -22,12 +24,9 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from pufferfish.cli.common import (EXIT_BAD_INPUT, EXIT_CODES_HELP, EXIT_INTERRUPTED,
-                                   EXIT_TERMINATED, CommandParser, UsageError, apply_quiet)
-from pufferfish.examples import example_path
-from pufferfish.models.errors import ModelError
-
-QUICKSTART = example_path("quickstart.json")
+EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
+"""The exit statuses :func:`main` itself returns (the same values as in
+:mod:`pufferfish.cli.common`, which is imported only once :func:`main` runs)."""
 
 COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "influence-figures", "quilts", "mqm", "mqm-figures", "wasserstein",
@@ -41,9 +40,10 @@ def command_module(name: str):
     return importlib.import_module(f"pufferfish.cli.{name.replace('-', '_')}")
 
 
-def build_parser() -> CommandParser:
+def build_parser() -> argparse.ArgumentParser:
     """The full ``pufferfish`` parser."""
     import pufferfish
+    from pufferfish.cli.common import EXIT_CODES_HELP, CommandParser
 
     parser = CommandParser(prog="pufferfish",
                            description="Exact verification of Pufferfish privacy and its "
@@ -79,14 +79,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     previous = _install_sigterm_handler()
     try:
-        args = build_parser().parse_args(arguments)
-        apply_quiet(args)
-        return args.handler(args)
-    except (ModelError, UsageError) as error:
-        return _fail(debug, str(error))
-    except OSError as error:
-        where = f": {error.filename}" if error.filename else ""
-        return _fail(debug, f"{error.strerror or error}{where}")
+        from pufferfish.cli.common import UsageError, apply_quiet
+        from pufferfish.models.errors import ModelError
+
+        try:
+            args = build_parser().parse_args(arguments)
+            apply_quiet(args)
+            return args.handler(args)
+        except (ModelError, UsageError) as error:
+            return _fail(debug, str(error))
+        except OSError as error:
+            where = f": {error.filename}" if error.filename else ""
+            return _fail(debug, f"{error.strerror or error}{where}")
     except KeyboardInterrupt as interruption:
         terminated = isinstance(interruption, Terminated)
         if debug:

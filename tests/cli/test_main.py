@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pufferfish.cli.main import QUICKSTART, main
+from pufferfish.cli.main import main
+from pufferfish.examples import example_path
+
+QUICKSTART = example_path("quickstart.json")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -127,3 +130,17 @@ def test_every_subcommand_is_registered():
     assert {"audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "quilts", "mqm", "wasserstein", "multiuser", "dcp",
             "dcp-design"} <= set(COMMANDS)
+
+
+def test_the_entry_point_loads_only_the_standard_library_before_main_runs():
+    """Everything past the standard library is imported inside main(), so Ctrl-C during start-up
+    is handled like any other interruption (exit 130, no traceback)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import pufferfish.cli.main; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('pufferfish', 'sympy', 'cvxpy', 'jsonschema', 'numpy', 'mpmath')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "['pufferfish', 'pufferfish.cli', 'pufferfish.cli.main']"
