@@ -42,14 +42,18 @@ class KernelTable:
     @classmethod
     def build(cls, mechanism: Mechanism, datasets: Sequence[Dataset],
               max_outputs: int = DEFAULT_MAX_OUTPUTS) -> "KernelTable":
-        """Tabulate ``mechanism`` on ``datasets``: O(Σ_D |supp M(D)| + |datasets|·|outputs|)."""
+        """Tabulate ``mechanism`` on ``datasets``: O(|datasets| + Σ_K |supp M(K)| + K·|outputs|)
+        for the K distinct distributions (datasets with the same
+        :meth:`~pufferfish.models.mechanisms.Mechanism.kernel_key` share one distribution and one
+        row object, so memory is O(|datasets| + K·|outputs|))."""
         datasets = tuple(datasets)
         for dataset in datasets:
             mechanism.support_size(dataset, max_outputs)
         distributions = [mechanism.distribution(d) for d in datasets]
+        distinct = list({id(dist): dist for dist in distributions}.values())
         output_index: dict = {}
         denominators = set()
-        for dist in distributions:
+        for dist in distinct:
             for output, p in dist.items():
                 if output not in output_index:
                     output_index[output] = len(output_index)
@@ -61,14 +65,15 @@ class KernelTable:
                 denominators.add(p.denominator)
         denominator = lcm(*denominators) if denominators else 1
         width = len(output_index)
-        rows = []
-        for dist in distributions:
+        row_of: dict[int, tuple[int, ...]] = {}
+        for dist in distinct:
             row = [0] * width
             for output, p in dist.items():
                 row[output_index[output]] = p.numerator * (denominator // p.denominator)
-            rows.append(tuple(row))
+            row_of[id(dist)] = tuple(row)
         return cls(mechanism, datasets, {d: k for k, d in enumerate(datasets)},
-                   tuple(output_index), output_index, tuple(rows), denominator)
+                   tuple(output_index), output_index,
+                   tuple(row_of[id(dist)] for dist in distributions), denominator)
 
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]`` as a Fraction."""

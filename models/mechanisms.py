@@ -45,12 +45,28 @@ class Mechanism(ABC):
         self._cache: dict[Dataset, Distribution] = {}
 
     def distribution(self, dataset: Dataset) -> Distribution:
-        """The exact output distribution of ``M(dataset)``."""
-        cached = self._cache.get(dataset)
+        """The exact output distribution of ``M(dataset)``, computed once per kernel key (see
+        :meth:`kernel_key`): datasets with the same key share one :class:`Distribution` object."""
+        key = self.kernel_key(dataset)
+        cached = self._cache.get(key)
         if cached is None:
             cached = self._compute(dataset)
-            self._cache[dataset] = cached
+            self._cache[key] = cached
         return cached
+
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        """What of ``dataset`` the output distribution depends on: datasets with equal keys have
+        equal distributions.  The default is the dataset itself; a query mechanism reads only
+        the query's answer, randomized response only its attributes, so a universe of 2^n
+        datasets costs them n + 1 and 2^k distributions (time and memory), not 2^n.
+
+        >>> from pufferfish.models.universe import Universe
+        >>> u = Universe.product(["x", "y", "z"], [[0, 1]] * 3)
+        >>> rr = RandomizedResponse("rr", u, Fraction(3, 4), ["x"])
+        >>> rr.kernel_key((1, 0, 1)), rr.distribution((1, 0, 1)) is rr.distribution((1, 1, 0))
+        ((1,), True)
+        """
+        return dataset
 
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]``."""
@@ -69,7 +85,7 @@ class Mechanism(ABC):
         mechanism a post-processing reads), exceeds ``limit``.  Cost: O(size of the mechanism's
         structure), independent of the number of outputs.
         """
-        cached = self._cache.get(dataset)
+        cached = self._cache.get(self.kernel_key(dataset))
         return None if cached is None else self._within(len(cached), dataset, limit)
 
     def _within(self, size: int, dataset: Dataset, limit: int, text: str = "") -> int:
@@ -226,6 +242,10 @@ class QueryMechanism(Mechanism):
         super().__init__(name)
         self.universe, self.query, self.noise = universe, query, noise
 
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        """The query's answer: the noise is added to it alone."""
+        return self.query(dataset)
+
     def _compute(self, dataset: Dataset) -> Distribution:
         answer = self.query(dataset)
         if self.noise is None:
@@ -272,6 +292,10 @@ class RandomizedResponse(Mechanism):
         probs.update({v: share for v in others})
         return Distribution(probs)
 
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        """The values of the reported attributes."""
+        return tuple(dataset[i] for i in self.positions)
+
     def _compute(self, dataset: Dataset) -> Distribution:
         return product_distribution(self.entry_distribution(i, dataset[i]) for i in self.positions)
 
@@ -297,6 +321,10 @@ class Composition(Mechanism):
         if not mechanisms:
             raise ModelError("a composition needs at least one mechanism", f"mechanisms.{name}")
         self.mechanisms = tuple(mechanisms)
+
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        """The parts' keys: the joint distribution is the product of the parts'."""
+        return tuple(m.kernel_key(dataset) for m in self.mechanisms)
 
     def _compute(self, dataset: Dataset) -> Distribution:
         return product_distribution(m.distribution(dataset) for m in self.mechanisms)
@@ -333,6 +361,9 @@ class Repeated(Composition):
     def mechanisms(self) -> tuple[Mechanism, ...]:  # type: ignore[override]
         """The ``k`` runs (the same mechanism ``k`` times)."""
         return (self.base,) * self.times
+
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        return self.base.kernel_key(dataset)
 
     def _compute(self, dataset: Dataset) -> Distribution:
         base = self.base.distribution(dataset)
@@ -387,6 +418,10 @@ class PostProcessed(Mechanism):
         except KeyError:
             raise ModelError(f"the post-processing map has no entry for output {_jsonable(output)!r}",
                              f"mechanisms.{self.name}.postprocess.map") from None
+
+    def kernel_key(self, dataset: Dataset) -> Hashable:
+        """The read mechanism's key: the map is applied to its output alone."""
+        return self.base.kernel_key(dataset)
 
     def _compute(self, dataset: Dataset) -> Distribution:
         inner = self.base.distribution(dataset)

@@ -12,7 +12,10 @@ For a neighbour relation on the universe, the DP level of ``M`` is ``log r*`` wi
   and is never larger (checked in the tests).
 
 Neighbours are generated, not searched: ``O(|𝒰|·Σ_{j<=k} C(n,j)(d-1)^j·|Ω|)`` for the group
-relation over ``n`` attributes with domains of size ``d``.
+relation over ``n`` attributes with domains of size ``d``; the ``|Ω|`` factor is paid once per
+distinct pair of kernel rows (datasets with the same
+:meth:`~pufferfish.models.mechanisms.Mechanism.kernel_key` share a row), so a query mechanism on
+2^n datasets costs ``O(2^n·n)`` neighbour steps plus ``O(n·|Ω|)`` comparisons.
 """
 
 from __future__ import annotations
@@ -115,7 +118,9 @@ def _changes(universe: Universe, dataset: Dataset, positions: tuple[int, ...],
         for i, v in zip(positions, values):
             candidate[i] = v
         candidate = tuple(candidate)
-        if candidate == dataset or candidate in seen or candidate not in universe:
+        # in a product universe every such candidate is a dataset; an explicit list may lack it
+        if candidate == dataset or candidate in seen or (
+                universe.explicit is not None and candidate not in universe):
             continue
         seen.add(candidate)
         yield candidate
@@ -138,11 +143,18 @@ def dp_level(universe: Universe, mechanism: Mechanism, relation: str = "entry",
     table = KernelTable.build(mechanism, datasets, max_outputs)
     best_num, best_den, witness = 0, 1, None
     checked = 0
+    # Datasets with the same kernel key share one row object; the ratios of a pair of rows are
+    # compared once (a later pair with the same rows cannot be strictly worse than the first).
+    compared: set[tuple[int, int]] = set()
     for dataset in datasets:
         row = table.rows[table.dataset_index[dataset]]
         for other in neighbours(universe, dataset, kind, k):
             checked += 1
             other_row = table.rows[table.dataset_index[other]]
+            rows_key = (id(row), id(other_row))
+            if rows_key in compared:
+                continue
+            compared.add(rows_key)
             for o, (a, b) in enumerate(zip(row, other_row)):
                 if a and a * best_den > best_num * b:
                     best_num, best_den, witness = a, b, (dataset, other, o)

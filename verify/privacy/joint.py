@@ -5,7 +5,9 @@ secrets, and Definition 4 compares posteriors ``Pr[s | ω, θ]`` with priors.  B
 prior θ, the masses ``Pr[s | θ]`` and ``Pr[s ∧ ω | θ]``.  They are accumulated in one pass over the
 prior's support: each dataset adds its weighted kernel row once to the bucket of its *signature*
 (the set of secrets it satisfies), and the buckets are then summed per secret.  The cost is
-``O(|supp θ|·|Ω| + #signatures·#secrets·|Ω|)``, independent of the number of secret pairs.
+``O(|supp θ| + R·|Ω| + #signatures·#secrets·|Ω|)`` for the ``R`` distinct (signature, kernel row)
+pairs (``R <= |supp θ|``; datasets with the same kernel key share a row, so a query mechanism has
+few), independent of the number of secret pairs.
 
 Everything is integer arithmetic: the prior's weights are scaled to integers over their common
 denominator and the kernel is a :class:`~pufferfish.models.kernel.KernelTable`; conditional ratios are ratios
@@ -49,12 +51,21 @@ def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],
     """One pass over ``support`` (``(D, θ(D))`` pairs) accumulating every secret's joint vector."""
     weights, _ = integer_weights([p for _, p in support])
     width = len(table.outputs)
-    buckets: dict[tuple[int, ...], list] = {}
-    total = [0] * width
-    total_mass = 0
+    # First the prior mass of each (signature, kernel row) — datasets with the same kernel key
+    # share one row object — then each distinct row is weighted once: Σ_D θ(D)·row(D) regrouped.
+    row_mass: dict[tuple[tuple[int, ...], int], list] = {}
     for (dataset, _), weight in zip(support, weights):
         signature = tuple(k for k, s in enumerate(secrets) if s.holds(dataset))
         row = table.rows[table.dataset_index[dataset]]
+        entry = row_mass.get((signature, id(row)))
+        if entry is None:
+            row_mass[(signature, id(row))] = [weight, row]
+        else:
+            entry[0] += weight
+    buckets: dict[tuple[int, ...], list] = {}
+    total = [0] * width
+    total_mass = 0
+    for (signature, _), (weight, row) in row_mass.items():
         bucket = buckets.get(signature)
         if bucket is None:
             bucket = buckets[signature] = [0, [0] * width]
