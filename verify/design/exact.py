@@ -1,6 +1,8 @@
 """From a floating-point candidate to an exact feasible mechanism and an exact lower bound.
 
-**Exact feasible mechanism.**  Two rational roundings of the solver's rows are tried:
+**Exact feasible mechanism.**  The exact vertex of the active set
+(:func:`~pufferfish.verify.design.vertex.exact_vertex`) and two rational roundings of the solver's
+rows are tried:
 
 * *reconstruction*: each probability replaced by the nearest fraction of denominator <= 1000,
   and again <= 10^8 (an optimal vertex of a program with small exact data usually has such
@@ -24,7 +26,8 @@ every constraint has right-hand side 0 and the remaining feasible set is a produ
 
 so ``LB(y)`` is a valid lower bound on the optimum, computed exactly.  The solver's duals are
 rounded to rationals (the nearest fraction of denominator <= 10^6, and the double itself), clipped
-at 0, and the larger bound is kept.  When the exact loss equals the bound, the design is **proved
+at 0, and so are the multipliers complementary to the exact mechanism
+(:func:`~pufferfish.verify.design.vertex.exact_multipliers`); the largest bound is kept.  When the exact loss equals the bound, the design is **proved
 optimal** (weak duality), with no further solve.
 
 Cost: each candidate costs one pass over the constraint terms in exact arithmetic, and so does each
@@ -38,7 +41,7 @@ dual bound: ``O(Σ_k |terms_k|)`` rational operations, plus ``O(|D|·|Ω|)``.
 >>> problem = build_problem(load_model(example_path("quickstart.json")), "sum", parse_budget("log(3)"))
 >>> solution = solve_float(problem)
 >>> design = exact_design(problem, solution)
->>> bound = dual_bound(problem, solution.duals)
+>>> bound = dual_bound(problem, solution.duals, design.rows)
 >>> design.loss == bound.value, design.loss
 (True, Fraction(3, 16))
 """
@@ -51,6 +54,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pufferfish.verify.design.problem import DesignProblem
+from pufferfish.verify.design.vertex import exact_multipliers, exact_vertex
 
 Rows = list[list[Fraction]]
 
@@ -86,6 +90,9 @@ def exact_design(problem: DesignProblem, solution) -> ExactDesign:
     candidates = [_constant(problem)]
     roundings = [("reconstruction", _reconstructed(solution.rows, bound))
                  for bound in RECONSTRUCTION_DENOMINATORS] + [("grid", _grid(solution.rows))]
+    vertex = exact_vertex(problem, solution.rows)
+    if vertex is not None and all(p >= 0 for row in vertex for p in row):
+        roundings.insert(0, ("vertex", vertex))
     for method, rows in roundings:
         repaired = _repair(problem, rows)
         if repaired is not None:
@@ -161,9 +168,17 @@ def _repair(problem: DesignProblem, rows: Rows) -> tuple[Rows, Fraction] | None:
     return rows, weight
 
 
-def dual_bound(problem: DesignProblem, duals: Sequence[float]) -> DualBound:
-    """The larger of ``LB(y)`` for the two rational roundings of ``duals`` (module docstring)."""
+def dual_bound(problem: DesignProblem, duals: Sequence[float],
+               rows: Sequence[Sequence[Fraction]] | None = None) -> DualBound:
+    """The largest ``LB(y)`` for the two rational roundings of ``duals`` and, given the exact
+    mechanism ``rows``, the multipliers complementary to it
+    (:func:`~pufferfish.verify.design.vertex.exact_multipliers`) (module docstring)."""
     best = None
+    if rows is not None:
+        multipliers = exact_multipliers(problem, rows, duals)
+        if multipliers is not None:
+            best = DualBound(lagrangian_bound(problem, multipliers),
+                             "exact complementary multipliers", tuple(multipliers))
     for rounding, convert in (("nearest fraction of denominator <= 10^6",
                                lambda v: Fraction(v).limit_denominator(DUAL_DENOMINATOR)),
                               ("the solver's doubles", Fraction)):

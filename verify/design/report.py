@@ -204,7 +204,7 @@ def design_mechanism(model: PufferfishModel, query: str, budget: Budget, *,
                             max_datasets=max_datasets)
     solution = solve_float(problem)
     design = exact_design(problem, solution)
-    bound = dual_bound(problem, solution.duals)
+    bound = dual_bound(problem, solution.duals, design.rows)
     mechanism = TableMechanism(name, {
         d: Distribution._trusted({o: p for o, p in zip(problem.outputs, row) if p})
         for d, row in zip(problem.datasets, design.rows)})
