@@ -37,7 +37,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--loss-table", metavar="FILE",
                         help="a loss table file {\"design_loss\": 1, \"loss\": {q: {ω: loss}}} "
                              "instead of --loss")
-    parser.add_argument("--outputs", help="comma-separated outputs (default: the query's values)")
+    parser.add_argument("--output-values", metavar="VALUES",
+                        help="comma-separated output set Ω (default: the query's values)")
     parser.add_argument("--data", metavar="PRIOR",
                         help="the prior the expected loss is taken under (default: the first)")
     parser.add_argument("--composable", choices=["none", "dp-style", "nfc"], default="none",
@@ -52,8 +53,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--compare", action="store_true",
                         help="also the optimal DP-style design and the papers' mechanisms at ε, "
                              "each audited exactly, and the price of composability")
-    parser.add_argument("--epsilons", help="with --compare and --out: comma-separated budgets "
-                                           "for the figure of loss against ε")
+    parser.add_argument("--epsilons", help=epsilon_help(
+        "with --compare and --out: comma-separated budgets for the figure of loss against ε"))
     add_out_folder(parser, f"{MODEL_FILE} (the model with the designed mechanism) and, with "
                            f"--compare, {FIGURE_FILE}")
     add_common_options(parser, datasets=True)
@@ -69,11 +70,11 @@ def _outputs(text: str | None) -> list | None:
         return None
     items = [t.strip() for t in text.split(",")]
     if not items or any(not t for t in items):
-        raise UsageError(f"--outputs: expected comma-separated values, got {text!r}")
+        raise UsageError(f"--output-values: expected comma-separated values, got {text!r}")
     values: list = []
     for item in items:
         try:
-            number = exact(item, "--outputs")
+            number = exact(item, "--output-values")
         except ModelError:
             values.append(item)
             continue
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if epsilons and not (args.compare and args.out):
         raise UsageError("--epsilons draws the figure of --compare into --out DIR: give both")
     model = load_model(args.model, max_datasets=args.max_datasets)
-    options = dict(loss=_loss(args), outputs=_outputs(args.outputs), data=args.data,
+    options = dict(loss=_loss(args), outputs=_outputs(args.output_values), data=args.data,
                    neighbours=args.neighbours, max_datasets=args.max_datasets)
     result = design_mechanism(model, args.query, budget, composable=args.composable,
                               dp_budget=dp_budget, name=args.name, **options)

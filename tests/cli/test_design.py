@@ -79,7 +79,7 @@ BAD = {
     "epsilon-dp without dp-style": (["--epsilon-dp", "1"], "--epsilon-dp"),
     "unknown neighbours": (["--composable", "dp-style", "--neighbours", "cousins"],
                            "--neighbours"),
-    "empty output": (["--outputs", "1,,2"], "--outputs"),
+    "empty output": (["--output-values", "1,,2"], "--output-values"),
     "epsilons without out": (["--compare", "--epsilons", "1,2"], "--out"),
     "unknown composable": (["--composable", "sometimes"], "--composable"),
 }

@@ -11,7 +11,7 @@ Cost: one :func:`~pufferfish.verify.design.compare.compare_mechanisms` per budge
 >>> curves = loss_figure(load_model(example_path("quickstart.json")), "attribute:x1",
 ...                      [parse_budget("log(2)"), parse_budget("log(3)")], target)
 >>> curves["optimal Pufferfish"]
-[(0.6931471805599453, 0.3125), (1.0986122886681098, 0.25)]
+[(0.6931471805599453, 0.3333333333333333), (1.0986122886681098, 0.25)]
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ def design_ratio(budget: Budget) -> tuple[Ratio, str]:
 
     >>> from pufferfish.verify.numerics.certified import parse_budget
     >>> design_ratio(parse_budget("1"))
-    (Fraction(2718281, 1000000), 'e^1 rounded down to 2718281/1000000 (certified: 2718281/1000000 <= e^ε < 2718282/1000000)')
+    (Fraction(2718281, 1000000), 'e^1 rounded down to 2718281/1000000 (certified: 2718281/1000000 <= e^ε < 1359141/500000)')
     """
     if budget.infinite:
         return INFINITY, "ε = inf: no privacy constraint"
@@ -178,7 +178,7 @@ def _check_count(count: int, what: str) -> None:
     if count > MAX_CONSTRAINTS:
         raise UnsupportedError(f"the design program would have more than {MAX_CONSTRAINTS:,} "
                                f"{what} constraints ({count:,} so far); use a smaller model or "
-                               f"fewer outputs", "--outputs")
+                               f"fewer outputs", "--output-values")
 
 
 def _outputs(values: list, given: Sequence | None) -> list:
@@ -186,9 +186,9 @@ def _outputs(values: list, given: Sequence | None) -> list:
         return sorted(set(values), key=_order_key)
     omega = list(dict.fromkeys(given))
     if len(omega) != len(list(given)):
-        raise ModelError("the outputs must be distinct", "--outputs")
+        raise ModelError("the outputs must be distinct", "--output-values")
     if not omega:
-        raise ModelError("give at least one output", "--outputs")
+        raise ModelError("give at least one output", "--output-values")
     return omega
 
 
