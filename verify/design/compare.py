@@ -114,8 +114,9 @@ class Comparison(Explained):
                  {True: "yes", False: "NO", None: "?"}[c.meets_budget], c.level, c.how]
                 for c in self.contenders]
         low, high = self.price_interval
-        price = (f"{fraction_str(self.price_of_composability)} ≈ "
-                 f"{float(self.price_of_composability):.6g}")
+        price = f"{_short(self.price_of_composability)}"
+        if not price.startswith("≈"):
+            price += f" ≈ {float(self.price_of_composability):.6g}"
         if low != high:
             price += f" (certified in [{float(low):.6g}, {float(high):.6g}])"
         return "\n".join([

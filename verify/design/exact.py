@@ -53,8 +53,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from pufferfish.verify.design.problem import DesignProblem
 from pufferfish.verify.design.vertex import exact_multipliers, exact_vertex
+from pufferfish.verify.numerics.intervals import dot_error_factor
 
 Rows = list[list[Fraction]]
 
@@ -86,19 +89,25 @@ class DualBound:
 
 
 def exact_design(problem: DesignProblem, solution) -> ExactDesign:
-    """The best exactly feasible rounding of ``solution.rows`` (module docstring)."""
-    candidates = [_constant(problem)]
-    roundings = [("reconstruction", _reconstructed(solution.rows, bound))
-                 for bound in RECONSTRUCTION_DENOMINATORS] + [("grid", _grid(solution.rows))]
+    """The best exactly feasible rounding of ``solution.rows`` (module docstring).  An exact
+    vertex that is feasible as it is (no mixing) is returned at once: it solves the program's
+    active equalities exactly, and the roundings could only approximate it."""
+    matrix = problem.matrix
     vertex = exact_vertex(problem, solution.rows)
+    candidates = [_constant(problem)]
+    roundings = [("reconstruction", lambda bound=bound: _reconstructed(solution.rows, bound))
+                 for bound in RECONSTRUCTION_DENOMINATORS]
+    roundings.append(("grid", lambda: _grid(solution.rows)))
     if vertex is not None and all(p >= 0 for row in vertex for p in row):
-        roundings.insert(0, ("vertex", vertex))
-    for method, rows in roundings:
-        repaired = _repair(problem, rows)
+        roundings.insert(0, ("vertex", lambda: vertex))
+    for method, make in roundings:
+        repaired = _repair(problem, make(), matrix)
         if repaired is not None:
             mixed, weight = repaired
             candidates.append(ExactDesign(_freeze(mixed), problem.expected_loss(mixed), method,
                                           weight))
+            if method == "vertex" and not weight:
+                break
     return min(candidates, key=lambda c: (c.loss, c.mixing_weight))
 
 
@@ -147,12 +156,28 @@ def _grid(rows) -> Rows:
     return result
 
 
-def _repair(problem: DesignProblem, rows: Rows) -> tuple[Rows, Fraction] | None:
+def _possibly_violated(problem: DesignProblem, rows: Rows, matrix) -> list[int]:
+    """Indices of the constraints whose slack is not *certified* negative by floating point:
+    ``fl(Σ a·p) + margin < 0`` proves ``Σ a·p < 0`` when ``margin`` bounds the rounding error
+    (:func:`~pufferfish.verify.numerics.intervals.dot_error_factor`, with room for the rounding
+    of the inputs); every other constraint is evaluated exactly."""
+    if not problem.constraints:
+        return []
+    flat = np.array([float(p) for row in rows for p in row])
+    values = matrix @ flat
+    magnitudes = abs(matrix) @ np.abs(flat)
+    longest = int(np.diff(matrix.indptr).max(initial=0))
+    margins = 4 * dot_error_factor(longest + 4) * magnitudes + 1e-300
+    return [int(k) for k in np.nonzero(values + margins >= 0)[0]]
+
+
+def _repair(problem: DesignProblem, rows: Rows, matrix) -> tuple[Rows, Fraction] | None:
     """``(rows mixed with the uniform mechanism by the least grid weight, weight)``, or ``None``
     when some violated constraint is not strictly slack at the uniform mechanism."""
     width = len(problem.outputs)
     weight = Fraction(0)
-    for constraint in problem.constraints:
+    for k in _possibly_violated(problem, rows, matrix):
+        constraint = problem.constraints[k]
         violation = problem.slack(constraint, rows)
         if violation <= 0:
             continue
@@ -169,16 +194,20 @@ def _repair(problem: DesignProblem, rows: Rows) -> tuple[Rows, Fraction] | None:
 
 
 def dual_bound(problem: DesignProblem, duals: Sequence[float],
-               rows: Sequence[Sequence[Fraction]] | None = None) -> DualBound:
+               rows: Sequence[Sequence[Fraction]] | None = None,
+               target: Fraction | None = None) -> DualBound:
     """The largest ``LB(y)`` for the two rational roundings of ``duals`` and, given the exact
     mechanism ``rows``, the multipliers complementary to it
-    (:func:`~pufferfish.verify.design.vertex.exact_multipliers`) (module docstring)."""
+    (:func:`~pufferfish.verify.design.vertex.exact_multipliers`) (module docstring).  Stops at
+    a bound that reaches ``target`` (the loss of a feasible mechanism: no bound exceeds it)."""
     best = None
     if rows is not None:
         multipliers = exact_multipliers(problem, rows, duals)
         if multipliers is not None:
             best = DualBound(lagrangian_bound(problem, multipliers),
                              "exact complementary multipliers", tuple(multipliers))
+            if target is not None and best.value >= target:
+                return best
     for rounding, convert in (("nearest fraction of denominator <= 10^6",
                                lambda v: Fraction(v).limit_denominator(DUAL_DENOMINATOR)),
                               ("the solver's doubles", Fraction)):

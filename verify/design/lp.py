@@ -69,7 +69,7 @@ def solve_float(problem: DesignProblem, solver: str = "HIGHS") -> FloatSolution:
     simplex = sparse.kron(sparse.identity(n, format="csr"), np.ones((1, m)), format="csr")
     constraints = [simplex @ x == np.ones(n)]
     if problem.constraints:
-        constraints.append(constraint_matrix(problem) @ x <= 0)
+        constraints.append(problem.matrix @ x <= 0)
     program = cp.Problem(cp.Minimize(cost @ x), constraints)
     start = time.perf_counter()
     solve_quietly(program, solver)

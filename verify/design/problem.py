@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from itertools import product
 
@@ -88,6 +89,13 @@ class DesignProblem:
     loss: Loss
     data_prior: str
     neighbours: str | None
+
+    @cached_property
+    def matrix(self):
+        """The constraints as a sparse float matrix
+        (:func:`~pufferfish.verify.design.lp.constraint_matrix`), built once."""
+        from pufferfish.verify.design.lp import constraint_matrix
+        return constraint_matrix(self)
 
     @property
     def size(self) -> tuple[int, int]:

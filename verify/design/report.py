@@ -38,7 +38,7 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import TableMechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
-from pufferfish.models.numbers import fraction_str
+from pufferfish.models.numbers import epsilon_float, epsilon_str, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.design.exact import DualBound, ExactDesign, dual_bound, exact_design
 from pufferfish.verify.design.losses import Loss
@@ -140,17 +140,19 @@ class DesignResult(Explained):
                  f"{self.budget.text} ({mode[self.composable]})",
                  f"  ratio: {self.problem.ratio_note}",
                  f"  program: {variables} variables, {constraints} constraints",
-                 f"  expected loss   {fraction_str(self.loss)} ≈ {float(self.loss):.6g} (exact; "
-                 f"{self._rounding_text()})",
-                 f"  lower bound     {fraction_str(self.lower_bound)} ≈ "
-                 f"{float(self.lower_bound):.6g} (exact dual bound, multipliers rounded to "
-                 f"{self.bound.rounding})",
+                 f"  expected loss   {_exact_text(self.loss)} (exact; {self._rounding_text()})",
+                 f"  lower bound     {_exact_text(self.lower_bound)} (exact dual bound; "
+                 f"multipliers: {self.bound.rounding})",
                  "  gap             0: proved optimal" if self.optimal else
                  f"  gap             {float(self.gap):.3g} (certified: the optimum lies in "
                  f"[lower bound, loss])",
-                 f"  exact audit     {self.audit.explain()}"]
+                 f"  exact audit     Pufferfish level {_level_text(self.audit.level_ratio)}; "
+                 f"budget {self.budget.text}: {_verdict(self.audit.holds)}"
+                 f" ({self.audit.budget.relation})"]
         if self.dp_audit is not None:
-            lines.append(f"  DP audit        {self.dp_audit.explain()}")
+            lines.append(f"  DP audit        {self.dp_audit.relation} DP level "
+                         f"{_level_text(self.dp_audit.max_ratio)}; budget {self.dp_budget.text}: "
+                         f"{_verdict(self.dp_audit.holds)}")
         if self.composition is not None:
             lines += ["", self.composition.explain()]
         lines += ["", f"Designed mechanism {self.mechanism.name!r} (P(ω|D)):", self._table()]
@@ -174,6 +176,24 @@ class DesignResult(Explained):
         if len(self.problem.datasets) > limit:
             text += f"\n  ... {len(self.problem.datasets) - limit} more rows (--json gives all)"
         return text
+
+
+def _exact_text(value: Fraction) -> str:
+    text = fraction_str(value)
+    if len(text) > 40:
+        return f"≈ {float(value):.9g} [a {len(text)}-character fraction in --json]"
+    return f"{text} ≈ {float(value):.6g}"
+
+
+def _level_text(ratio) -> str:
+    text = epsilon_str(ratio)
+    if len(text) > 40:
+        return f"≈ {epsilon_float(ratio):.9g} (exact in --json)"
+    return f"{text} ≈ {epsilon_float(ratio):.6g}"
+
+
+def _verdict(holds: bool | None) -> str:
+    return {True: "holds", False: "VIOLATED", None: "-"}[holds]
 
 
 def _short(p: Fraction) -> str:
@@ -204,7 +224,7 @@ def design_mechanism(model: PufferfishModel, query: str, budget: Budget, *,
                             max_datasets=max_datasets)
     solution = solve_float(problem)
     design = exact_design(problem, solution)
-    bound = dual_bound(problem, solution.duals, design.rows)
+    bound = dual_bound(problem, solution.duals, design.rows, design.loss)
     mechanism = TableMechanism(name, {
         d: Distribution._trusted({o: p for o, p in zip(problem.outputs, row) if p})
         for d, row in zip(problem.datasets, design.rows)})
