@@ -12,6 +12,8 @@ on the same query, outputs, loss and data prior:
 * **geometric noise calibrated by DP** (``α = r^{-1/Δ}``, Δ the query's sensitivity for entry
   neighbours) and **by group DP** over all entries (``Δ`` = the query's range), clamped to the
   range of the query (integer-valued queries whose values form a range);
+* the **Markov Quilt Mechanism** (``002`` §4, MQMExact) when every prior is a Markov chain:
+  ``q(D) + Lap(L·σ_max)``, L the query's entry sensitivity, level certified, loss closed form;
 * the **Wasserstein mechanism** (§3, Algorithm 1): ``q(D) + Lap(σ)`` with ``σ`` the least grid
   rational ``>= W/ε``; continuous outputs, so its loss is the closed form ``σ`` (l1), ``2σ²``
   (l2) or 1 (01), exact for rational σ, and its Pufferfish level is certified by
@@ -163,6 +165,7 @@ def compare_mechanisms(model: PufferfishModel, query: str, budget: Budget, *,
         contenders.append(Contender(name, source, _loss(problem, mechanism), audit.holds,
                                     _level_text(audit.level_ratio), how))
     contenders.append(_wasserstein(model, q, query, problem, budget, max_datasets))
+    contenders.append(_markov_quilt(model, q, query, problem, budget, neighbours, max_datasets))
     return Comparison(budget.text, pufferfish, dp_style, tuple(contenders))
 
 
@@ -252,6 +255,41 @@ def _wasserstein(model, query, query_text: str, problem, budget: Budget, max_dat
                      f"σ = {_short(sigma)} >= W/ε, W = {fraction_str(w)}; continuous output, "
                      f"closed-form loss" if loss is not None else
                      "loss table not defined on real outputs")
+
+
+def _markov_quilt(model, query, query_text: str, problem, budget: Budget, relation: str,
+                  max_datasets: int) -> Contender:
+    """The Markov Quilt Mechanism (002 §4, Algorithms 2–3, MQMExact) when every prior is a
+    Markov chain: ``q(D) + Lap(L·σ_max)`` with L the query's entry sensitivity, σ rounded up to
+    the grid; level certified, loss in closed form."""
+    from pufferfish.models.bayesnet import chain_from_markov_prior
+    from pufferfish.models.chain_family import ChainFamily
+    from pufferfish.models.priors import MarkovPrior
+    from pufferfish.verify.quilts.chain_search import mqm_chain_exact
+    from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
+
+    name, source = "Markov Quilt Mechanism", "002 §4, MQMExact"
+    numeric = all(isinstance(v, int | Fraction) and not isinstance(v, bool)
+                  for v in (query(d) for d in problem.datasets))
+    chains = [p for p in model.priors.values() if isinstance(p, MarkovPrior)]
+    if (problem.ratio in (INFINITY, 1) or not numeric or len(chains) != len(model.priors)
+            or problem.loss.name not in ("l1", "l2", "01")):
+        return Contender(name, source, None, None, "-", "not applicable (needs Markov-chain "
+                         "priors only, a numeric query, 0 < ε < inf and a built-in loss)")
+    family = ChainFamily(tuple(chain_from_markov_prior(p) for p in chains), "given")
+    result = mqm_chain_exact(family, budget)
+    lipschitz = _sensitivity(model, query, problem.datasets, "entry", 1)
+    if not result.holds or not lipschitz:
+        return Contender(name, source, None, None, "-", "no quilt of finite score")
+    scaled = Fraction(result.sigma_upper) * lipschitz
+    sigma = Fraction(-(-scaled.numerator * GRID // scaled.denominator), GRID)
+    level = laplace_pufferfish_level(model, query, sigma, budget, max_datasets=max_datasets,
+                                     query_name=query_text)
+    loss = {"l1": sigma, "l2": 2 * sigma ** 2, "01": Fraction(1)}[problem.loss.name]
+    return Contender(name, source, loss, level.holds,
+                     f"[{level.epsilon_lower:.4g}, {level.epsilon_upper:.4g}]",
+                     f"σ = {_short(sigma)} = L·σ_max, L = {lipschitz}; continuous output, "
+                     f"closed-form loss")
 
 
 __all__ = ["Contender", "Comparison", "compare_mechanisms", "GRID"]

@@ -205,6 +205,8 @@ def test_comparison_on_the_chain_of_six():
     model = load_model(example_path("design_chain6.json"))
     comparison = compare_mechanisms(model, "sum", parse_budget("log(3)"))
     assert comparison.designed_is_best and comparison.pufferfish.optimal
+    quilt = {c.name: c for c in comparison.contenders}["Markov Quilt Mechanism"]
+    assert quilt.meets_budget is True and quilt.loss > comparison.pufferfish.loss
     for contender in comparison.contenders:
         if contender.meets_budget and contender.loss is not None:
             assert comparison.pufferfish.loss <= contender.loss
