@@ -41,21 +41,6 @@ class FloatSolution:
     seconds: float
 
 
-def constraint_matrix(problem: DesignProblem):
-    """The privacy constraints as a sparse float matrix over the variables ``d·|Ω| + o``."""
-    import scipy.sparse as sparse
-
-    width = len(problem.outputs)
-    rows, cols, data = [], [], []
-    for k, constraint in enumerate(problem.constraints):
-        for d, a in constraint.terms:
-            rows.append(k)
-            cols.append(d * width + constraint.output)
-            data.append(float(a))
-    shape = (len(problem.constraints), len(problem.datasets) * width)
-    return sparse.csr_matrix((data, (rows, cols)), shape=shape)
-
-
 def solve_float(problem: DesignProblem, solver: str = "HIGHS") -> FloatSolution:
     """Solve the design program in floating point (module docstring)."""
     import cvxpy as cp
@@ -84,4 +69,4 @@ def solve_float(problem: DesignProblem, solver: str = "HIGHS") -> FloatSolution:
                          "optimal" if program.status == "optimal" else program.status, seconds)
 
 
-__all__ = ["FloatSolution", "constraint_matrix", "solve_float"]
+__all__ = ["FloatSolution", "solve_float"]

@@ -92,10 +92,19 @@ class DesignProblem:
 
     @cached_property
     def matrix(self):
-        """The constraints as a sparse float matrix
-        (:func:`~pufferfish.verify.design.lp.constraint_matrix`), built once."""
-        from pufferfish.verify.design.lp import constraint_matrix
-        return constraint_matrix(self)
+        """The constraints as a sparse float matrix over the variables ``d·|Ω| + o`` (for the
+        solver and for the floating-point screening of exact checks), built once."""
+        import scipy.sparse as sparse
+
+        width = len(self.outputs)
+        rows, cols, data = [], [], []
+        for k, constraint in enumerate(self.constraints):
+            for d, a in constraint.terms:
+                rows.append(k)
+                cols.append(d * width + constraint.output)
+                data.append(float(a))
+        shape = (len(self.constraints), len(self.datasets) * width)
+        return sparse.csr_matrix((data, (rows, cols)), shape=shape)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -91,7 +91,6 @@ def chain_priors(draw):
 def test_random_models_exact_feasible_and_match_an_independent_solver(priors, ratio, loss, dp):
     from scipy.optimize import linprog
 
-    from pufferfish.verify.design.lp import constraint_matrix
     import numpy as np
 
     model = two_attributes(priors)
@@ -104,7 +103,7 @@ def test_random_models_exact_feasible_and_match_an_independent_solver(priors, ra
     n, m = len(problem.datasets), len(problem.outputs)
     equality = np.kron(np.eye(n), np.ones((1, m)))
     independent = linprog([float(c) for row in problem.cost for c in row],
-                          A_ub=constraint_matrix(problem).toarray(),
+                          A_ub=problem.matrix.toarray(),
                           b_ub=np.zeros(len(problem.constraints)), A_eq=equality,
                           b_eq=np.ones(n), bounds=(0, None), method="highs-ipm")
     assert independent.status == 0
