@@ -70,6 +70,9 @@ def cases_on_examples(tmp):
         ("dcp", ["dcp", ex("dcp_two_secrets.json"), "--epsilon", "1", "--delta", "1/10"]),
         ("dcp-design", ["dcp-design", ex("dcp_two_secrets.json"), "--target-epsilon", "log(5)",
                         "--target-delta", "0", "--iterations", "2"]),
+        ("design", ["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "log(3)"]),
+        ("design", ["design", ex("quickstart.json"), "--query", "attribute:x1", "--epsilon", "1",
+                    "--compare", "--composable", "dp-style"]),
         ("experiment", ["experiment", "topk", "--shape", "activities", "--trials", "2",
                         "--workers", "1", "--out", str(tmp / "topk")]),
     ]

@@ -1,0 +1,66 @@
+"""The figure of expected loss against ε: the Pufferfish and DP-style optima and the papers'
+mechanisms (:mod:`pufferfish.verify.design.compare`), each drawn only at the budgets it meets.
+
+Cost: one :func:`~pufferfish.verify.design.compare.compare_mechanisms` per budget, then matplotlib.
+
+>>> import tempfile, os
+>>> from pufferfish.examples import example_path
+>>> from pufferfish.models.files.pufferfish_file import load_model
+>>> from pufferfish.verify.numerics.certified import parse_budget
+>>> target = os.path.join(tempfile.mkdtemp(), "loss.png")
+>>> curves = loss_figure(load_model(example_path("quickstart.json")), "attribute:x1",
+...                      [parse_budget("log(2)"), parse_budget("log(3)")], target)
+>>> curves["optimal Pufferfish"]
+[(0.6931471805599453, 0.3333333333333333), (1.0986122886681098, 0.25)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from pufferfish.models.model import PufferfishModel
+from pufferfish.verify.design.compare import compare_mechanisms
+from pufferfish.verify.numerics.certified import Budget, budget_float
+
+
+def loss_curves(model: PufferfishModel, query: str, budgets: Sequence[Budget], **options
+                ) -> dict[str, list[tuple[float, float]]]:
+    """``{mechanism: [(ε, loss), ...]}`` at the budgets each mechanism meets (floats, for
+    drawing; the exact values are those of ``--compare``)."""
+    curves: dict[str, list[tuple[float, float]]] = {}
+    for budget in sorted(budgets, key=budget_float):
+        comparison = compare_mechanisms(model, query, budget, **options)
+        for contender in comparison.contenders:
+            curves.setdefault(contender.name, [])
+            if contender.loss is not None and contender.meets_budget:
+                curves[contender.name].append((budget_float(budget), float(contender.loss)))
+    return curves
+
+
+def loss_figure(model: PufferfishModel, query: str, budgets: Sequence[Budget],
+                path: str | os.PathLike, **options) -> dict[str, list[tuple[float, float]]]:
+    """Draw :func:`loss_curves` to ``path`` (PNG) and return the curves."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = loss_curves(model, query, budgets, **options)
+    figure, axes = plt.subplots(figsize=(6.4, 4.2))
+    for name, points in curves.items():
+        if points:
+            xs, ys = zip(*points)
+            axes.plot(xs, ys, marker="o", linestyle="-" if "optimal" in name else "--",
+                      label=name)
+    axes.set_xlabel("ε")
+    axes.set_ylabel("expected loss")
+    axes.set_title(f"Expected loss of {query} against ε")
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return curves
+
+
+__all__ = ["loss_curves", "loss_figure"]
