@@ -40,11 +40,41 @@ class Instance:
 
 @dataclass(frozen=True)
 class ClaimOutcome:
-    """The verdict of a claim on one instance; ``counterexample`` is a model dict when it fails."""
+    """The verdict of a claim on one instance; ``counterexample`` is a model dict when it fails.
+
+    A check that cannot decide the statement at certified precision returns an *undecided*
+    outcome (``holds`` is then False, ``undecided`` True and ``detail`` gives the interval): it is
+    neither a pass nor a violation, and never the result of rounding.
+
+    >>> ClaimOutcome(True, "ok").verdict
+    'holds'
+    >>> ClaimOutcome.undecided_at("sign of e − 2.718281828 not decided at 8192 bits").verdict
+    'undecided'
+    """
 
     holds: bool
     detail: str
     counterexample: dict | None = None
+    undecided: bool = False
+
+    def __post_init__(self) -> None:
+        if self.undecided and (self.holds or self.counterexample is not None):
+            raise ValueError("an undecided outcome neither holds nor carries a counterexample")
+
+    @classmethod
+    def undecided_at(cls, detail: str) -> "ClaimOutcome":
+        """An outcome the check could not decide (``detail`` says what stayed open)."""
+        return cls(False, detail, None, undecided=True)
+
+    @property
+    def violated(self) -> bool:
+        """True when the instance is a decided counterexample to the statement."""
+        return not self.holds and not self.undecided
+
+    @property
+    def verdict(self) -> str:
+        """``"holds"``, ``"violated"`` or ``"undecided"``."""
+        return "holds" if self.holds else "undecided" if self.undecided else "violated"
 
 
 @dataclass(frozen=True)
@@ -52,9 +82,9 @@ class Mutant:
     """A deliberately wrong variant of a claim's check that the check must reject.
 
     ``run()`` performs the claim's check against the mutated formula or instance described by
-    ``label`` and returns the outcomes; the mutant is *killed* when at least one outcome does not
-    hold.  A mutant that survives shows that the check cannot tell the paper's statement from the
-    mutated one.
+    ``label`` and returns the outcomes; the mutant is *killed* when at least one outcome is a
+    decided violation (an undecided outcome does not kill it).  A mutant that survives shows that
+    the check cannot tell the paper's statement from the mutated one.
     """
 
     label: str
@@ -62,7 +92,7 @@ class Mutant:
 
     def killed(self) -> bool:
         """True when the check rejects the mutated statement on at least one instance."""
-        return any(not outcome.holds for outcome in self.run())
+        return any(outcome.violated for outcome in self.run())
 
 
 @dataclass(frozen=True)

@@ -44,12 +44,13 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.multiuser import (MultiUserModel, User, bernoulli, conditional, is_bernoulli,
                               others_sum)
 from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
+from pufferfish.proofs_check.paper_001.condition20 import MAX_BITS as CONDITION20_MAX_BITS
+from pufferfish.proofs_check.paper_001.condition20 import condition20_columns
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.multiuser.calibration import calibrator_theta
 from pufferfish.verify.multiuser.levels import check_theta
 from pufferfish.verify.multiuser.pairs import pair_conditionals
-from pufferfish.verify.multiuser.relaxed import relaxed_condition
 from pufferfish.verify.multiuser.thetas import eq13_theta, eq15_theta, lemma2_psi_min, lemma2_theta
 from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 
@@ -245,20 +246,31 @@ def _check_lemma2_smaller(instance: Instance) -> ClaimOutcome:
                     f"θ21 <= {float(theta.upper):.10g}, 1/ε = {1 / eps}")
 
 
-def _check_condition20(instance: Instance) -> ClaimOutcome:
-    model, eps, psi = _lemma2(instance)
-    if psi is None:
-        return ClaimOutcome(True, "p = q: no constraint")
-    budget = parse_budget(str(eps))
-    theta = lemma2_theta(psi, budget)
-    pairs, _ = pair_conditionals(model, "PQ")
-    for cp in pairs:
-        result = relaxed_condition(cp.first, cp.second, theta.lower, budget)
-        if result.holds is not True:
-            return _fail(model, "001.lemma2.condition20", instance,
-                         f"(20) fails at θ21 ≈ {float(theta.lower):.10g} in column x' = "
-                         f"{result.worst} (π* of X|s_P, X|s_Q)")
-    return ClaimOutcome(True, "(20) holds at θ21")
+def condition20_check(psi_shift: Fraction = Fraction(0)):
+    """The check of ``001.lemma2.condition20``: (20) decided exactly at θ of (21)
+    (:mod:`pufferfish.proofs_check.paper_001.condition20`); ``psi_shift`` is added to the least ψ
+    (0 for the paper's statement; a positive shift is a mutant with a too small θ)."""
+    def check(instance: Instance) -> ClaimOutcome:
+        model, eps, psi = _lemma2(instance)
+        if psi is None:
+            return ClaimOutcome(True, "p = q: no constraint")
+        psi += psi_shift
+        pairs, _ = pair_conditionals(model, "PQ")
+        equalities = 0
+        for cp in pairs:
+            for x2, sign in condition20_columns(cp.first, cp.second, psi, eps):
+                if sign == 1:
+                    return _fail(model, "001.lemma2.condition20", instance,
+                                 f"(20) fails at θ21 = 1/log(e^ε + (e^ε − 1)·{psi}) in column "
+                                 f"x' = {x2} (π* of X|s_P, X|s_Q; exact sign +1)")
+                if sign is None:
+                    return ClaimOutcome.undecided_at(
+                        f"(20) in column x' = {x2}: sign not decided within "
+                        f"{CONDITION20_MAX_BITS} bits")
+                equalities += sign == 0
+        return ClaimOutcome(True, f"(20) holds at θ21 (exactly; {equalities} column(s) with "
+                                  "equality)")
+    return check
 
 
 def _check_eq13_tight(instance: Instance) -> ClaimOutcome:
@@ -340,7 +352,7 @@ _claim("001.lemma2.smaller", "§4.4.1, Figure 8",
        "θ of (21) is smaller than θ = 1/ε of Lemma 1.", bernoulli_instances, _check_lemma2_smaller)
 _claim("001.lemma2.condition20", "§4.4.1, proof of Lemma 2, equations (20), (23)",
        "At θ of (21) the relaxed condition (20) holds for the Kantorovich plan π* of "
-       "(X|s_P, X|s_Q).", bernoulli_instances, _check_condition20)
+       "(X|s_P, X|s_Q).", bernoulli_instances, condition20_check())
 _claim("001.thm3.eq13_tight", "§4.3, Theorem 3 (observation)",
        "For values >= 0 the actual level of X + Lap(θ13) is exactly ε, so θ13 is the minimal θ.",
        all_instances, _check_eq13_tight, observation=True)

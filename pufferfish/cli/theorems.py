@@ -1,12 +1,14 @@
 """``pufferfish theorems [--paper P] [--claim ID] [--list]``: check the papers' claims on their
 generated instances (:mod:`pufferfish.proofs_check.registry`, :mod:`pufferfish.proofs_check.runner`).
-Exit 1 when a claim is violated on some instance."""
+Exit 1 when a claim is violated on some instance (or a check fails to run), 3 when nothing is
+violated but some instance could not be decided at certified precision."""
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import EXIT_OK, add_common_options, emit, verdict
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
+                                   emit)
 from pufferfish.verify.report import Progress, table
 
 
@@ -38,4 +40,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     emit(args, report.to_dict(), report.explain())
-    return verdict(report.holds)
+    return {"holds": EXIT_OK, "undecided": EXIT_UNDECIDED}.get(report.status, EXIT_VIOLATED)
