@@ -23,7 +23,7 @@ Paper packages (``proofs_check/paper_000/``, ...) call :func:`register` at impor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +89,27 @@ class Mutant:
 
     label: str
     run: Callable[[], Iterable[ClaimOutcome]] = field(repr=False, compare=False)
+
+    @classmethod
+    def checking(cls, label: str, check: Callable[[Any], ClaimOutcome],
+                 generate: Callable[[], Iterable[Any]], limit: int | None = None) -> "Mutant":
+        """The mutant that runs ``check`` (a mutated check) on the first ``limit`` instances of
+        ``generate`` (all when ``limit`` is None); stops at the first violation.
+
+        >>> never = Mutant.checking("x < 0 for x = 1", lambda x: ClaimOutcome(x < 0, "sign"),
+        ...                         lambda: [1, 2])
+        >>> never.killed()
+        True
+        """
+        def run() -> Iterator[ClaimOutcome]:
+            for index, instance in enumerate(generate()):
+                if limit is not None and index >= limit:
+                    return
+                outcome = check(instance)
+                yield outcome
+                if outcome.violated:
+                    return
+        return cls(label, run)
 
     def killed(self) -> bool:
         """True when the check rejects the mutated statement on at least one instance."""
