@@ -210,3 +210,85 @@ def run_claims(claims: Iterable[Claim],
         if progress is not None:
             progress(claim.id)
     return ClaimsReport(tuple(results))
+
+
+@dataclass(frozen=True)
+class VacuityResult:
+    """The mutants of one claim: which the check killed and which survived (label, reason)."""
+
+    claim: Claim
+    killed: tuple[str, ...]
+    survived: tuple[str, ...]
+
+    @property
+    def status(self) -> str:
+        """``no mutants``, ``survived`` (some mutant was not rejected) or ``killed``."""
+        if not self.killed and not self.survived:
+            return "no mutants"
+        return "survived" if self.survived else "killed"
+
+    def to_dict(self) -> dict:
+        return {"id": self.claim.id, "status": self.status, "killed": list(self.killed),
+                "survived": list(self.survived)}
+
+    def explain(self) -> str:
+        if self.status == "no mutants":
+            return f"{self.claim.id}: NO MUTANT (vacuity not tested)"
+        text = f"{self.claim.id}: {len(self.killed)}/{len(self.killed) + len(self.survived)} " \
+               "mutants killed"
+        if self.survived:
+            text += f"; SURVIVED: {list(self.survived)}"
+        return text
+
+
+@dataclass(frozen=True)
+class VacuityReport:
+    """:class:`VacuityResult` of a set of claims; ``holds`` when no mutant survived."""
+
+    results: tuple[VacuityResult, ...]
+
+    @property
+    def holds(self) -> bool:
+        return all(r.status != "survived" for r in self.results)
+
+    @property
+    def without_mutants(self) -> tuple[str, ...]:
+        """The ids of the claims that carry no mutant."""
+        return tuple(r.claim.id for r in self.results if r.status == "no mutants")
+
+    def to_dict(self) -> dict:
+        return {"check": "vacuity", "holds": self.holds, "claims": len(self.results),
+                "mutants": sum(len(r.killed) + len(r.survived) for r in self.results),
+                "survived": [r.claim.id for r in self.results if r.status == "survived"],
+                "without_mutants": list(self.without_mutants),
+                "results": [r.to_dict() for r in self.results]}
+
+    def explain(self) -> str:
+        mutants = sum(len(r.killed) + len(r.survived) for r in self.results)
+        killed = sum(len(r.killed) for r in self.results)
+        head = (f"{len(self.results)} claims, {mutants} mutants: {killed} killed, "
+                f"{mutants - killed} survived; {len(self.without_mutants)} claims without a mutant")
+        return "\n".join([head] + [f"  {r.explain()}" for r in self.results])
+
+
+def run_mutants(claim: Claim) -> VacuityResult:
+    """Run every mutant of ``claim``; a mutant whose run raises counts as surviving (with the
+    error in its label), never as killed."""
+    killed, survived = [], []
+    for mutant in claim.mutants:
+        try:
+            (killed if mutant.killed() else survived).append(mutant.label)
+        except Exception as error:  # a crashing mutant run is a defect, not a kill
+            survived.append(f"{mutant.label} ({_error_text(error)})")
+    return VacuityResult(claim, tuple(killed), tuple(survived))
+
+
+def run_vacuity(claims: Iterable[Claim],
+                progress: Callable[[str], None] | None = None) -> VacuityReport:
+    """Run the mutants of every claim (see :class:`pufferfish.proofs_check.registry.Mutant`)."""
+    results = []
+    for claim in claims:
+        results.append(run_mutants(claim))
+        if progress is not None:
+            progress(claim.id)
+    return VacuityReport(tuple(results))
