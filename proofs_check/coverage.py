@@ -33,12 +33,15 @@ class Statement:
 
     ``claims`` are registered claim ids; ``reason`` says why there is no exact claim (required
     when ``claims`` is empty, and allowed beside claims to say what part stays unchecked).
+    ``checkable`` is False for a statement that asserts nothing (a table of input data, a
+    glossary): it is listed but not counted in the checked share.
     """
 
     name: str
     section: str
     claims: tuple[str, ...] = ()
     reason: str | None = None
+    checkable: bool = True
 
     def __post_init__(self) -> None:
         if not self.claims and not self.reason:
@@ -51,7 +54,7 @@ class Statement:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "section": self.section, "claims": list(self.claims),
-                "reason": self.reason, "covered": self.covered}
+                "reason": self.reason, "covered": self.covered, "checkable": self.checkable}
 
 
 @dataclass(frozen=True, repr=False)
@@ -67,21 +70,28 @@ class PaperCoverage(Explained):
 
     @property
     def covered(self) -> int:
-        return sum(s.covered for s in self.statements or ())
+        """How many checkable statements at least one claim checks."""
+        return sum(s.covered for s in self.checkable)
+
+    @property
+    def checkable(self) -> tuple[Statement, ...]:
+        """The statements that assert something (``Statement.checkable``)."""
+        return tuple(s for s in self.statements or () if s.checkable)
 
     @property
     def percent(self) -> Fraction | None:
-        """The share of statements checked by at least one claim, in percent (None: no list)."""
-        if not self.statements:
+        """The share of checkable statements checked by a claim, in percent (None: no list)."""
+        if not self.checkable:
             return None
-        return Fraction(100 * self.covered, len(self.statements))
+        return Fraction(100 * self.covered, len(self.checkable))
 
     def to_dict(self) -> dict:
         percent = self.percent
         return {"package": self.package, "paper": self.paper,
                 "statements_module": self.statements is not None,
                 "statements": [s.to_dict() for s in self.statements or ()],
-                "covered": self.covered, "total": len(self.statements or ()),
+                "covered": self.covered, "checkable": len(self.checkable),
+                "total": len(self.statements or ()),
                 "percent": None if percent is None else fraction_str(percent),
                 "percent_float": None if percent is None else float(percent),
                 "unknown_claims": list(self.unknown_claims),
@@ -91,11 +101,14 @@ class PaperCoverage(Explained):
         if self.statements is None:
             return (f"{self.paper}: no statements module "
                     f"(pufferfish.proofs_check.{self.package}.statements); coverage unknown")
-        lines = [f"{self.paper}: {self.covered} of {len(self.statements)} numbered statements "
-                 f"checked by claims ({float(self.percent or 0):.0f}%)"]
+        lines = [f"{self.paper}: {self.covered} of {len(self.checkable)} checkable numbered "
+                 f"statements checked by claims ({float(self.percent or 0):.0f}%); "
+                 f"{len(self.statements) - len(self.checkable)} state nothing to check"]
         for s in self.statements:
             head = f"  {s.name} ({s.section}): "
-            if s.covered:
+            if not s.checkable:
+                text = head + f"nothing to check: {s.reason}"
+            elif s.covered:
                 text = head + ", ".join(s.claims)
                 if s.reason:
                     text += f" — not checked: {s.reason}"
