@@ -3,5 +3,6 @@ Confounding Privacy and Inverse Composition): §III composition, §IV inverse co
 
 CLAIM_MODULES = (
     "composition",  # Theorems 1, 2, 3, 5; Props 1, 4; Lemmas 4, 7
+    "inverse_claims",  # §IV: Theorem 2 (iii), Π[τ, δ] and the Tasks' convexity; Lemma 6
 )
 """The modules that register this paper's claims when imported (in this order)."""
