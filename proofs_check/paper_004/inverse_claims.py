@@ -5,6 +5,9 @@ Theorem 2 (iii)) and App. M (Lemma 6), on finite models.
 ``004.thm2.iii``               Theorem 2 (iii), δ_g = 0, "only if": if the composition is
                                ε(τ, θ)-DCP then τ solves Task-2 (the posterior μ ∈ Π[τ, 0]),
                                checked at the least such τ
+``004.thm2.i``                 Theorem 2 (i), necessary condition: Π[τ_g, δ_g] ≠ ∅ ⟹ the
+                               existing composition is (ε(τ_g, θ), δ_g)-DCP (else no α* exists)
+``004.thm2.iii.task1``         the same for the first sentence of Theorem 2 (iii) (δ_g = 0)
 ``004.lemma6``                 Lemma 6: F(s|y) >= e^{−ε} P(s) and E_{S~F}[F(S|y)/P(S)] <= δ e^ε
                                imply Pr_{S~F}[e^{−ε} <= F(S|y)/P(S) <= e^ε] >= 1 − δ
 ``004.tasks.pi_convex``        §IV: Π[τ, δ] is convex in (π, τ)
@@ -36,7 +39,8 @@ from pufferfish.proofs_check.paper_004.composition import model_instances
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, register,
                                               violation)
 from pufferfish.verify.dcp.composition import true_joint
-from pufferfish.verify.dcp.inverse import in_pi, least_tau, min_prior, posterior
+from pufferfish.proofs_check.paper_004.composition import worst_event_excess
+from pufferfish.verify.dcp.inverse import in_pi, least_tau, min_prior, pi_nonempty, posterior
 from pufferfish.verify.numerics.intervals import certified_sign, log_interval, rational_interval
 
 PAPER = "004_acc5641f8e5f8c79.txt"
@@ -78,6 +82,37 @@ def thm2_iii_check(prior_factor: Fraction = Q(1)):
             return ClaimOutcome(True, detail)
         return violation("004.thm2.iii", PAPER, instance, f"{detail} ({member.violation})", model,
                          dcp_model_to_dict)
+    return check
+
+
+def task1_necessary_check(deltas: tuple[Fraction, ...], claim_id: str,
+                          taus: tuple[Fraction, ...] = (Q(1), Q(2), Q(4)),
+                          require_nonempty: bool = True):
+    """A necessary condition of Theorem 2 (i)/(iii): for every τ_g with Π[τ_g, δ_g] ≠ ∅ the
+    existing composition must already be (ε(τ_g, θ), δ_g)-DCP, since the extension by any added
+    mechanism α (α* included) projects onto it (post-processing can only lower the worst event).
+    Checked by enumerating every event; α* itself is not computed.  ``require_nonempty`` False
+    drops the hypothesis Π ≠ ∅ (a mutant)."""
+    def check(instance: Instance) -> ClaimOutcome:
+        model = instance.params["model"]
+        rows = true_joint(model, list(model.mechanisms.values()))
+        p_star = min_prior(model)
+        for delta in deltas:
+            for tau in taus:
+                if require_nonempty and not pi_nonempty(tau, delta):
+                    continue
+                ratio = 1 + (tau - 1) / p_star
+                excess = worst_event_excess(rows, model.directions(), ratio)
+                if excess > delta:
+                    return violation(claim_id, PAPER, instance,
+                                     f"τ_g = {fraction_str(tau)}, δ_g = {fraction_str(delta)}: "
+                                     f"Π ≠ ∅ but the existing composition has δ = "
+                                     f"{fraction_str(excess)} at e^ε(τ_g, θ) = "
+                                     f"{fraction_str(ratio)}, so no added mechanism (α* "
+                                     "included) makes the extension DCP", model,
+                                     dcp_model_to_dict)
+        return ClaimOutcome(True, "the existing composition meets every target with Π ≠ ∅ "
+                                  "(necessary condition only; α* is not computed)")
     return check
 
 
@@ -276,6 +311,24 @@ _claim("004.thm2.iii", "§IV, Theorem 2 (iii), δ_g = 0",
        "M(γ) is ε(τ, θ)-DCP only if τ solves (Task-2) (μ ∈ Π[τ, 0]); checked at the least τ "
        "for which M(γ) is ε(τ, θ)-DCP", _models, thm2_iii_check(),
        [Mutant.checking("P*_θ halved in ε(τ, θ)", thm2_iii_check(Q(2)), _models)])
+_claim("004.thm2.i", "§IV, Theorem 2 (i) (necessary condition)",
+       "for any τ_g >= 1 with Π[τ_g, δ_g] ≠ ∅ the composition with the Task-1 design α* is "
+       "(ε(τ_g, θ), δ_g)-DCP (δ_g in {1/4, 1/2}, τ_g in {1, 2, 4}); checked through the "
+       "necessary condition that the existing composition already is", _models,
+       task1_necessary_check((Q(1, 4), Q(1, 2)), "004.thm2.i"),
+       [Mutant.checking("the hypothesis Π[τ_g, δ_g] ≠ ∅ dropped, on the invertible (DP-like) "
+                        "model only",
+                        task1_necessary_check((Q(1, 4), Q(1, 2)), "004.thm2.i",
+                                              require_nonempty=False),
+                        lambda: (i for k, i in zip(range(1), _models())))])
+_claim("004.thm2.iii.task1", "§IV, Theorem 2 (iii), first sentence (necessary condition)",
+       "when δ_g = 0, the composition with the Task-1 design α† is ε(τ_g, θ)-DCP if "
+       "Π[τ_g, 0] ≠ ∅ (τ_g in {1, 2, 4}); checked through the necessary condition that the "
+       "existing composition already is", _models,
+       task1_necessary_check((Q(0),), "004.thm2.iii.task1"),
+       [Mutant.checking("δ_g = 0 replaced by 1/4 with Π[τ_g, 1/4] ≠ ∅ not required",
+                        task1_necessary_check((Q(1, 4),), "004.thm2.iii.task1",
+                                              require_nonempty=False), _models)])
 _claim("004.lemma6", "App. M, Lemma 6",
        "F(s|y) >= e^{−ε} P(s) and E_{S~F}[F(S|y)/P(S)] <= δ e^ε imply "
        "Pr_{S~F}[e^{−ε} <= F(S|y)/P(S) <= e^ε] >= 1 − δ", lemma6_instances, lemma6_check(),
