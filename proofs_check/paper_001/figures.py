@@ -56,9 +56,7 @@ def _instances(build, label: str):
 
 def _data(model, detail: str, eps: Fraction) -> dict:
     from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
-    data = multiuser_model_to_dict(model, f"counterexample ({PAPER}): {detail}")
-    data["epsilon"] = str(eps)
-    return data
+    return multiuser_model_to_dict(model, f"counterexample ({PAPER}) at ε = {eps}: {detail}")
 
 
 def _level(pairs, theta: Theta, eps: Fraction) -> str:

@@ -60,9 +60,10 @@ Q = Fraction
 
 
 def _fail(model: MultiUserModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
+    """A violation whose counterexample is a valid multi-user model file; ε is in its
+    description (the instance label names it)."""
     data = multiuser_model_to_dict(model, f"counterexample to {claim_id} ({PAPER}): "
                                           f"{instance.label}: {detail}")
-    data["epsilon"] = str(instance.params.get("epsilon"))
     return ClaimOutcome(False, detail, data)
 
 
