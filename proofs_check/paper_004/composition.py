@@ -93,7 +93,7 @@ def _hand_made() -> Iterator[tuple[str, DCPModel]]:
         {"m1": {"a": rr[0], "b": rr[1]}})
 
 
-def _random_row(rng: random.Random, outputs: int) -> dict:
+def random_row(rng: random.Random, outputs: int) -> dict:
     weights = [rng.choice((0, 1, 1, 2, 3, 5)) for _ in range(outputs)]
     if not sum(weights):
         weights[0] = 1
@@ -124,7 +124,7 @@ def _random_model(seed: int) -> tuple[str, DCPModel]:
     total = sum(p for row in joint.values() for p in row.values())
     joint = {s: {x: p / total for x, p in row.items()} for s, row in joint.items()}
     k = 1 + seed % 3
-    mechanisms = {f"m{i + 1}": {x: _random_row(rng, 2) for x in datasets} for i in range(k)}
+    mechanisms = {f"m{i + 1}": {x: random_row(rng, 2) for x in datasets} for i in range(k)}
     adjacency: object = "all" if seed % 4 < 2 else nx.path_graph(secrets)
     kind = "invertible" if invertible else "non-invertible"
     label = (f"random seed {seed}: {n_secrets} secrets, {n_datasets} datasets, {kind} G, "
@@ -498,43 +498,6 @@ def _check_thm2_ii(instance: Instance, ratio_factor: Fraction = Fraction(1)) -> 
                     "; ".join(problems[:2]) or "; ".join(texts))
 
 
-def reduction_instances() -> Iterator[Instance]:
-    """Models whose secret is a function of the dataset (several datasets per secret)."""
-    for seed in range(12):
-        rng = random.Random(100 + seed)
-        n_secrets = 2 + seed % 2
-        datasets = [f"x{j}" for j in range(rng.randint(n_secrets, 6))]
-        owner = {x: f"s{k % n_secrets}" for k, x in enumerate(datasets)}
-        joint: dict = {}
-        for x in datasets:
-            joint.setdefault(owner[x], {})[x] = Fraction(rng.randint(0 if seed % 3 else 1, 4))
-        for s in list(joint):
-            joint[s] = {x: p for x, p in joint[s].items() if p} or {next(iter(joint[s])): Fraction(1)}
-        total = sum(p for row in joint.values() for p in row.values())
-        joint = {s: {x: p / total for x, p in row.items()} for s, row in joint.items()}
-        mechanisms = {"m": {x: _random_row(rng, 2 + seed % 3) for x in datasets}}
-        adjacency: object = "all" if seed % 2 else nx.path_graph(sorted(joint))
-        yield Instance(f"S = G(X), seed {seed}: {len(joint)} secrets, {len(datasets)} datasets",
-                       {"model": DCPModel.build(joint, adjacency, mechanisms,
-                                                secrets=sorted(joint), datasets=datasets)})
-
-
-def reduction_check(squared: bool = False):
-    """App. C.3: least DCP e^ε = Pufferfish level (``squared``: = its square, a mutant)."""
-    return lambda instance: _check_pufferfish_reduction(instance, squared)
-
-
-def _check_pufferfish_reduction(instance: Instance, squared: bool = False) -> ClaimOutcome:
-    from pufferfish.verify.dcp.composition import pufferfish_cross_check
-
-    model = instance.params["model"]
-    dcp, puffer = pufferfish_cross_check(model, "m")
-    expected = puffer if not squared or puffer == INFINITY else puffer * puffer
-    return _outcome(dcp == expected, model, "004.C3.pufferfish", instance,
-                    f"(ε, 0)-DCP least e^ε = {_ratio_text(dcp)}, Pufferfish level of the reduction "
-                    f"e^ε = {_ratio_text(puffer)}")
-
-
 # --------------------------------------------------------------------------------------------
 # registration
 # --------------------------------------------------------------------------------------------
@@ -628,10 +591,3 @@ _register("004.thm2.ii", "§IV, Theorem 2 (ii)",
           "the composition is (ε(τ*, θ), δ)-DCP for the Task-2 solution τ* (δ in {0, 1/4, 1/2}), "
           "verified on every event of the outputs", _any, thm2_ii_check(),
           [Mutant.checking("e^{ε(τ*, θ)} − 1 halved", thm2_ii_check(Fraction(1, 2)), _any)])
-_register("004.C3.pufferfish", "App. C.3",
-          "When the secret is a function of the dataset, (ε, 0)-DCP is ε-Pufferfish privacy with the "
-          "single prior P_θ(x) and secrets {x : G(x) = s}: the least DCP ε equals the Pufferfish "
-          "level computed independently by the toolkit's Pufferfish audit.",
-          reduction_instances, reduction_check(),
-          [Mutant.checking("the DCP level claimed to be twice the Pufferfish ε",
-                           reduction_check(True), reduction_instances)])
