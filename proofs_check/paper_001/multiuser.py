@@ -31,7 +31,10 @@ rational), presence ζ ∈ {1, 1/2, 1/3} for the others and ζ_i ∈ {1, 2/3} fo
 says), both readings of the other users' absence, user distributions with zero-mass values inside
 their support, Bernoulli pairs with p < q, p > q and p = q, and ε ∈ {1/2, 1, 2}.  Every level is
 the certified actual level of X + Lap(θ) over all real outputs (module
-:mod:`pufferfish.verify.transport.laplace_level`); an undecided comparison counts as a failure of the check.
+:mod:`pufferfish.verify.transport.laplace_level`); a comparison that stays
+open at certified precision makes the instance *undecided* (never a pass, never a violation).
+Every claim carries mutants (a θ halved, an inequality reversed, a formula changed) that its
+check must reject.
 """
 
 from __future__ import annotations
