@@ -23,7 +23,7 @@ Paper packages (``proofs_check/paper_000/``, ...) call :func:`register` at impor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,11 +40,41 @@ class Instance:
 
 @dataclass(frozen=True)
 class ClaimOutcome:
-    """The verdict of a claim on one instance; ``counterexample`` is a model dict when it fails."""
+    """The verdict of a claim on one instance; ``counterexample`` is a model dict when it fails.
+
+    A check that cannot decide the statement at certified precision returns an *undecided*
+    outcome (``holds`` is then False, ``undecided`` True and ``detail`` gives the interval): it is
+    neither a pass nor a violation, and never the result of rounding.
+
+    >>> ClaimOutcome(True, "ok").verdict
+    'holds'
+    >>> ClaimOutcome.undecided_at("sign of e − 2.718281828 not decided at 8192 bits").verdict
+    'undecided'
+    """
 
     holds: bool
     detail: str
     counterexample: dict | None = None
+    undecided: bool = False
+
+    def __post_init__(self) -> None:
+        if self.undecided and (self.holds or self.counterexample is not None):
+            raise ValueError("an undecided outcome neither holds nor carries a counterexample")
+
+    @classmethod
+    def undecided_at(cls, detail: str) -> "ClaimOutcome":
+        """An outcome the check could not decide (``detail`` says what stayed open)."""
+        return cls(False, detail, None, undecided=True)
+
+    @property
+    def violated(self) -> bool:
+        """True when the instance is a decided counterexample to the statement."""
+        return not self.holds and not self.undecided
+
+    @property
+    def verdict(self) -> str:
+        """``"holds"``, ``"violated"`` or ``"undecided"``."""
+        return "holds" if self.holds else "undecided" if self.undecided else "violated"
 
 
 @dataclass(frozen=True)
@@ -52,17 +82,38 @@ class Mutant:
     """A deliberately wrong variant of a claim's check that the check must reject.
 
     ``run()`` performs the claim's check against the mutated formula or instance described by
-    ``label`` and returns the outcomes; the mutant is *killed* when at least one outcome does not
-    hold.  A mutant that survives shows that the check cannot tell the paper's statement from the
-    mutated one.
+    ``label`` and returns the outcomes; the mutant is *killed* when at least one outcome is a
+    decided violation (an undecided outcome does not kill it).  A mutant that survives shows that
+    the check cannot tell the paper's statement from the mutated one.
     """
 
     label: str
     run: Callable[[], Iterable[ClaimOutcome]] = field(repr=False, compare=False)
 
+    @classmethod
+    def checking(cls, label: str, check: Callable[[Any], ClaimOutcome],
+                 generate: Callable[[], Iterable[Any]], limit: int | None = None) -> "Mutant":
+        """The mutant that runs ``check`` (a mutated check) on the first ``limit`` instances of
+        ``generate`` (all when ``limit`` is None); stops at the first violation.
+
+        >>> never = Mutant.checking("x < 0 for x = 1", lambda x: ClaimOutcome(x < 0, "sign"),
+        ...                         lambda: [1, 2])
+        >>> never.killed()
+        True
+        """
+        def run() -> Iterator[ClaimOutcome]:
+            for index, instance in enumerate(generate()):
+                if limit is not None and index >= limit:
+                    return
+                outcome = check(instance)
+                yield outcome
+                if outcome.violated:
+                    return
+        return cls(label, run)
+
     def killed(self) -> bool:
         """True when the check rejects the mutated statement on at least one instance."""
-        return any(not outcome.holds for outcome in self.run())
+        return any(outcome.violated for outcome in self.run())
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """Run registered claims on their generated instances and collect a report.
 
 :func:`run_claims` checks every instance of every claim.  Per claim the report keeps the number
-of instances tried, how many violated the statement, how many checks raised an error (a defect,
-never counted as a pass), and the first violation with its counterexample model.  A report
-``holds`` when no instance violated any claim and no check failed to run.
+of instances tried, how many violated the statement, how many the check could not decide at
+certified precision (*undecided*: neither a pass nor a violation), how many checks raised an
+error (a defect, never counted as a pass), and the first violation with its counterexample model.
+A report ``holds`` when every instance of every claim was decided to hold; its ``status`` is
+``"violated"`` when some instance violated a claim or a check failed to run, else
+``"undecided"`` when some instance was undecided, else ``"holds"``.
 
 >>> from pufferfish.proofs_check.registry import claims_for          # doctest: +SKIP
 >>> run_claims(claims_for(paper="000")).holds               # doctest: +SKIP
@@ -33,25 +36,34 @@ class ClaimResult:
     first_counterexample: dict | None = None
     violations: tuple[str, ...] = ()
     first_error: str | None = None
+    undecided: int = 0
+    first_undecided: str | None = None
 
     @property
     def holds(self) -> bool:
-        """No instance violated the claim, no check crashed, and at least one instance ran."""
-        return self.violated == 0 and self.errors == 0 and self.instances > 0
+        """Every instance was decided to hold, no check crashed, and at least one instance ran."""
+        return (self.violated == 0 and self.errors == 0 and self.undecided == 0
+                and self.instances > 0)
 
     @property
     def status(self) -> str:
+        """``violated``, ``error``, ``undecided``, ``no instances`` or ``holds`` (first that applies)."""
         if self.violated:
             return "violated"
         if self.errors:
             return "error"
+        if self.undecided:
+            return "undecided"
         if not self.instances:
             return "no instances"
         return "holds"
 
     def to_dict(self) -> dict:
         data = {**self.claim.to_dict(), "holds": self.holds, "status": self.status,
-                "instances": self.instances, "violated": self.violated, "errors": self.errors}
+                "instances": self.instances, "violated": self.violated, "errors": self.errors,
+                "undecided": self.undecided}
+        if self.first_undecided is not None:
+            data["first_undecided"] = self.first_undecided
         if self.first_violation is not None:
             data["first_violation"] = self.first_violation
             data["counterexample"] = self.first_counterexample
@@ -72,9 +84,13 @@ class ClaimResult:
                 parts.append(f"VIOLATED on {self.violated}/{self.instances} instances")
             if self.errors:
                 parts.append(f"ERROR: {self.errors}/{self.instances} checks failed to run")
+            if self.undecided:
+                parts.append(f"UNDECIDED on {self.undecided}/{self.instances} instances")
             text = f"{self.claim.id}{tag}: " + ", ".join(parts)
         if self.first_violation is not None:
             text += f"; first violation: {self.first_violation}"
+        if self.first_undecided is not None:
+            text += f"; first undecided: {self.first_undecided}"
         if self.first_error is not None:
             text += f"; error: {self.first_error}"
         return text
@@ -92,7 +108,23 @@ class ClaimsReport:
 
     @property
     def violated(self) -> tuple[ClaimResult, ...]:
+        """The claims that do not hold (violated, failed to run, undecided or without instances)."""
         return tuple(r for r in self.results if not r.holds)
+
+    @property
+    def undecided(self) -> tuple[ClaimResult, ...]:
+        """The claims whose only defect is an undecided instance."""
+        return tuple(r for r in self.results if r.status == "undecided")
+
+    @property
+    def status(self) -> str:
+        """``holds``; ``undecided`` when nothing is violated but something is undecided;
+        otherwise ``violated`` (a violation, a crashed check or a claim without instances)."""
+        if self.holds:
+            return "holds"
+        if all(r.holds or r.status == "undecided" for r in self.results):
+            return "undecided"
+        return "violated"
 
     def result(self, claim_id: str) -> ClaimResult:
         """The result of the claim with id ``claim_id``."""
@@ -102,15 +134,24 @@ class ClaimsReport:
         raise KeyError(claim_id)
 
     def to_dict(self) -> dict:
-        return {"check": "claims", "holds": self.holds, "claims": len(self.results),
+        return {"check": "claims", "holds": self.holds, "status": self.status,
+                "claims": len(self.results),
                 "instances": sum(r.instances for r in self.results),
-                "violated_claims": [r.claim.id for r in self.results if not r.holds],
+                "violated_claims": [r.claim.id for r in self.results
+                                    if not r.holds and r.status != "undecided"],
+                "undecided_claims": [r.claim.id for r in self.undecided],
                 "results": [r.to_dict() for r in self.results]}
 
     def explain(self) -> str:
         total = sum(r.instances for r in self.results)
+        failed = len(self.violated) - len(self.undecided)
+        summary = []
+        if failed:
+            summary.append(f"{failed} VIOLATED or failed")
+        if self.undecided:
+            summary.append(f"{len(self.undecided)} UNDECIDED")
         head = (f"{len(self.results)} claims on {total} instances: "
-                + ("all hold" if self.holds else f"{len(self.violated)} VIOLATED or failed"))
+                + ("all hold" if self.holds else ", ".join(summary)))
         return "\n".join([head] + [f"  {r.explain()}" for r in self.results])
 
 
@@ -125,8 +166,8 @@ def _error_text(error: BaseException) -> str:
 
 def run_claim(claim: Claim) -> ClaimResult:
     """Check ``claim`` on every instance its generator yields."""
-    instances = violated = errors = 0
-    first_violation = first_counterexample = first_error = None
+    instances = violated = errors = undecided = 0
+    first_violation = first_counterexample = first_error = first_undecided = None
     violations: list[str] = []
     try:
         generated: Iterable[object] = claim.generate()
@@ -141,7 +182,11 @@ def run_claim(claim: Claim) -> ClaimResult:
                 if first_error is None:
                     first_error = f"{_label(instance)}: {_error_text(error)}"
                 continue
-            if not outcome.holds:
+            if outcome.undecided:
+                undecided += 1
+                if first_undecided is None:
+                    first_undecided = f"{_label(instance)}: {outcome.detail}"
+            elif not outcome.holds:
                 violated += 1
                 text = f"{_label(instance)}: {outcome.detail}"
                 if first_violation is None:
@@ -153,7 +198,7 @@ def run_claim(claim: Claim) -> ClaimResult:
         if first_error is None:
             first_error = f"generating instances: {_error_text(error)}"
     return ClaimResult(claim, instances, violated, errors, first_violation, first_counterexample,
-                       tuple(violations), first_error)
+                       tuple(violations), first_error, undecided, first_undecided)
 
 
 def run_claims(claims: Iterable[Claim],
@@ -165,3 +210,85 @@ def run_claims(claims: Iterable[Claim],
         if progress is not None:
             progress(claim.id)
     return ClaimsReport(tuple(results))
+
+
+@dataclass(frozen=True)
+class VacuityResult:
+    """The mutants of one claim: which the check killed and which survived (label, reason)."""
+
+    claim: Claim
+    killed: tuple[str, ...]
+    survived: tuple[str, ...]
+
+    @property
+    def status(self) -> str:
+        """``no mutants``, ``survived`` (some mutant was not rejected) or ``killed``."""
+        if not self.killed and not self.survived:
+            return "no mutants"
+        return "survived" if self.survived else "killed"
+
+    def to_dict(self) -> dict:
+        return {"id": self.claim.id, "status": self.status, "killed": list(self.killed),
+                "survived": list(self.survived)}
+
+    def explain(self) -> str:
+        if self.status == "no mutants":
+            return f"{self.claim.id}: NO MUTANT (vacuity not tested)"
+        text = f"{self.claim.id}: {len(self.killed)}/{len(self.killed) + len(self.survived)} " \
+               "mutants killed"
+        if self.survived:
+            text += f"; SURVIVED: {list(self.survived)}"
+        return text
+
+
+@dataclass(frozen=True)
+class VacuityReport:
+    """:class:`VacuityResult` of a set of claims; ``holds`` when no mutant survived."""
+
+    results: tuple[VacuityResult, ...]
+
+    @property
+    def holds(self) -> bool:
+        return all(r.status != "survived" for r in self.results)
+
+    @property
+    def without_mutants(self) -> tuple[str, ...]:
+        """The ids of the claims that carry no mutant."""
+        return tuple(r.claim.id for r in self.results if r.status == "no mutants")
+
+    def to_dict(self) -> dict:
+        return {"check": "vacuity", "holds": self.holds, "claims": len(self.results),
+                "mutants": sum(len(r.killed) + len(r.survived) for r in self.results),
+                "survived": [r.claim.id for r in self.results if r.status == "survived"],
+                "without_mutants": list(self.without_mutants),
+                "results": [r.to_dict() for r in self.results]}
+
+    def explain(self) -> str:
+        mutants = sum(len(r.killed) + len(r.survived) for r in self.results)
+        killed = sum(len(r.killed) for r in self.results)
+        head = (f"{len(self.results)} claims, {mutants} mutants: {killed} killed, "
+                f"{mutants - killed} survived; {len(self.without_mutants)} claims without a mutant")
+        return "\n".join([head] + [f"  {r.explain()}" for r in self.results])
+
+
+def run_mutants(claim: Claim) -> VacuityResult:
+    """Run every mutant of ``claim``; a mutant whose run raises counts as surviving (with the
+    error in its label), never as killed."""
+    killed, survived = [], []
+    for mutant in claim.mutants:
+        try:
+            (killed if mutant.killed() else survived).append(mutant.label)
+        except Exception as error:  # a crashing mutant run is a defect, not a kill
+            survived.append(f"{mutant.label} ({_error_text(error)})")
+    return VacuityResult(claim, tuple(killed), tuple(survived))
+
+
+def run_vacuity(claims: Iterable[Claim],
+                progress: Callable[[str], None] | None = None) -> VacuityReport:
+    """Run the mutants of every claim (see :class:`pufferfish.proofs_check.registry.Mutant`)."""
+    results = []
+    for claim in claims:
+        results.append(run_mutants(claim))
+        if progress is not None:
+            progress(claim.id)
+    return VacuityReport(tuple(results))

@@ -46,6 +46,7 @@ paper to pass.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -54,7 +55,8 @@ import networkx as nx
 from pufferfish.models.dcp import DCPModel, DatasetKernel
 from pufferfish.models.files.dcp_file import dcp_model_to_dict
 from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, register,
+                                              violation)
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.dcp.levels import (dcp_delta, dcp_level, effective_mechanism, hockey_stick, least_ratio,
                         same_privacy_profile, tradeoff_compare, tradeoff_curve)
@@ -91,7 +93,7 @@ def _hand_made() -> Iterator[tuple[str, DCPModel]]:
         {"m1": {"a": rr[0], "b": rr[1]}})
 
 
-def _random_row(rng: random.Random, outputs: int) -> dict:
+def random_row(rng: random.Random, outputs: int) -> dict:
     weights = [rng.choice((0, 1, 1, 2, 3, 5)) for _ in range(outputs)]
     if not sum(weights):
         weights[0] = 1
@@ -122,7 +124,7 @@ def _random_model(seed: int) -> tuple[str, DCPModel]:
     total = sum(p for row in joint.values() for p in row.values())
     joint = {s: {x: p / total for x, p in row.items()} for s, row in joint.items()}
     k = 1 + seed % 3
-    mechanisms = {f"m{i + 1}": {x: _random_row(rng, 2) for x in datasets} for i in range(k)}
+    mechanisms = {f"m{i + 1}": {x: random_row(rng, 2) for x in datasets} for i in range(k)}
     adjacency: object = "all" if seed % 4 < 2 else nx.path_graph(secrets)
     kind = "invertible" if invertible else "non-invertible"
     label = (f"random seed {seed}: {n_secrets} secrets, {n_datasets} datasets, {kind} G, "
@@ -142,6 +144,13 @@ def model_instances(min_mechanisms: int = 1, max_mechanisms: int = 3,
 def _family() -> Iterator[Instance]:
     yield Instance("the generated family (hand-made and seeded random models, k >= 2)",
                    {"models": [i.params["model"] for i in model_instances(2)]})
+
+
+def _invertible_family() -> Iterator[Instance]:
+    """The generated models with invertible G only (L^G = 0: outside Theorem 1 (ii)'s hypothesis)."""
+    yield Instance("the generated models with invertible G (k >= 2)",
+                   {"models": [i.params["model"] for i in model_instances(2)
+                               if invertibility(i.params["model"]).holds]})
 
 
 def _kernels(model: DCPModel) -> list[DatasetKernel]:
@@ -170,15 +179,43 @@ def _ratio_text(r) -> str:
 # checks
 # --------------------------------------------------------------------------------------------
 
-def _check_thm1_i(instance: Instance) -> ClaimOutcome:
-    model = instance.params["model"]
-    rows = true_joint(model, _kernels(model))
-    at_zero = dcp_delta(rows, model.directions(), Budget("0", epsilon=Fraction(0)))
-    level = dcp_level(rows, model.directions(), at_zero.value)
-    holds = 0 <= at_zero.value <= 1 and level.ratio == 1
-    return _outcome(holds, model, "004.thm1.i", instance,
-                    f"the composition is (0, {fraction_str(at_zero.value)})-DCP "
-                    f"(least ε for that δ: {level.epsilon})")
+def worst_event_excess(rows, directions, ratio: Fraction) -> Fraction:
+    """``max_{(s,s'), W} (Pr^s[W] − ratio · Pr^{s'}[W])`` by enumerating every event ``W`` of the
+    outputs (Definition 1 of DCP read literally; independent of the hockey-stick formula of
+    :mod:`pufferfish.verify.dcp.levels`).  Cost ``O(|pairs| · 2^|outputs| · |outputs|)``: meant for
+    the small composed models of the claims."""
+    worst = Fraction(0)
+    for s, t in directions:
+        outputs = sorted(set(rows[s].support) | set(rows[t].support), key=repr)
+        for size in range(len(outputs) + 1):
+            for event in combinations(outputs, size):
+                excess = (sum((rows[s].prob(y) for y in event), Fraction(0))
+                          - ratio * sum((rows[t].prob(y) for y in event), Fraction(0)))
+                worst = max(worst, excess)
+    return worst
+
+
+def thm1_i_check(candidate=None, label: str = "the toolkit's δ at ε = 0"):
+    """Theorem 1 (i): the composition is ``(ε_g, δ_g)``-DCP for a pair with ``ε_g >= 0`` and
+    ``δ_g ∈ [0, 1]``; the pair is ``candidate(rows, directions) -> (e^ε_g, δ_g)`` (by default
+    ``(1, dcp_delta at ε = 0)``), verified against every event of the outputs."""
+    def paper_candidate(rows, directions):
+        return Fraction(1), dcp_delta(rows, directions, Budget("0", epsilon=Fraction(0))).value
+
+    choose = candidate or paper_candidate
+
+    def check(instance: Instance) -> ClaimOutcome:
+        model = instance.params["model"]
+        rows = true_joint(model, _kernels(model))
+        directions = model.directions()
+        ratio, delta = choose(rows, directions)
+        excess = worst_event_excess(rows, directions, ratio)
+        holds = ratio >= 1 and 0 <= delta <= 1 and excess <= delta
+        return _outcome(holds, model, "004.thm1.i", instance,
+                        f"{label}: the composition is claimed ({epsilon_str(ratio)}, "
+                        f"{fraction_str(delta)})-DCP; the worst event over all pairs gives "
+                        f"δ = {fraction_str(excess)}")
+    return check
 
 
 def _basic_violation(model: DCPModel, individual_delta: Fraction, per_pair: bool) -> str | None:
@@ -221,7 +258,17 @@ def _existential(claim_id: str, individual_delta: Fraction, per_pair: bool):
     return check
 
 
-def _check_thm1_iii(instance: Instance) -> ClaimOutcome:
+def _strictly(first, second, reversed_: bool) -> bool:
+    """``first < second`` (``second < first`` when ``reversed_``, a mutant's reversed inequality)."""
+    return ratio_key(second) < ratio_key(first) if reversed_ else ratio_key(first) < ratio_key(second)
+
+
+def thm1_iii_check(reversed_: bool = False):
+    """Theorem 1 (iii): OPT(N(ψ̄), δ) < the true least ε (``reversed_``: >, a mutant)."""
+    return lambda instance: _check_thm1_iii(instance, reversed_)
+
+
+def _check_thm1_iii(instance: Instance, reversed_: bool = False) -> ClaimOutcome:
     model = instance.params["model"]
     if not _lg_nonzero(model):
         return ClaimOutcome(True, "L^G = 0 for every pair: the hypothesis does not apply")
@@ -233,11 +280,16 @@ def _check_thm1_iii(instance: Instance) -> ClaimOutcome:
         t = dcp_level(truth, model.directions(), delta).ratio
         p = dcp_level(product, model.directions(), delta).ratio
         details.append(f"δ={fraction_str(delta)}: OPT(N(ψ)) = {_ratio_text(p)}, true {_ratio_text(t)}")
-        holds &= ratio_key(p) < ratio_key(t)
+        holds &= _strictly(p, t, reversed_)
     return _outcome(holds, model, "004.thm1.iii", instance, "; ".join(details))
 
 
-def _check_thm3_ii(instance: Instance) -> ClaimOutcome:
+def thm3_ii_check(reversed_: bool = False):
+    """Theorem 3 (ii): product < true for opt and dt (``reversed_``: >, a mutant)."""
+    return lambda instance: _check_thm3_ii(instance, reversed_)
+
+
+def _check_thm3_ii(instance: Instance, reversed_: bool = False) -> ClaimOutcome:
     model = instance.params["model"]
     kernels = _kernels(model)
     truth, product = true_joint(model, kernels), product_of_effective(model, kernels)
@@ -249,14 +301,14 @@ def _check_thm3_ii(instance: Instance) -> ClaimOutcome:
         for delta in DELTAS:
             t = least_ratio(truth[s0], truth[s1], delta).ratio
             p = least_ratio(product[s0], product[s1], delta).ratio
-            if not ratio_key(p) < ratio_key(t):
+            if not _strictly(p, t, reversed_):
                 holds = False
                 details.append(f"{s0}->{s1}, δ={fraction_str(delta)}: opt(product) = "
                                f"{_ratio_text(p)} not < opt(true) = {_ratio_text(t)}")
         for ratio in RATIOS:
             t = hockey_stick(truth[s0], truth[s1], f"log({ratio})").value
             p = hockey_stick(product[s0], product[s1], f"log({ratio})").value
-            if not p < t:
+            if not (t < p if reversed_ else p < t):
                 holds = False
                 details.append(f"{s0}->{s1}, ε={epsilon_str(ratio)}: dt(product) = "
                                f"{fraction_str(p)} not < dt(true) = {fraction_str(t)}")
@@ -266,31 +318,53 @@ def _check_thm3_ii(instance: Instance) -> ClaimOutcome:
                     "; ".join(details[:4]) or f"strict on {checked} pair(s)")
 
 
-def _check_prop1_invertible(instance: Instance) -> ClaimOutcome:
+def prop1_invertible_check(conclusion_zero: bool = True):
+    """Proposition 1, bullet 1: G invertible ⟹ L^G = 0 on every pair (``conclusion_zero``
+    False: ⟹ L^G ≠ 0 on some pair, a mutant)."""
+    return lambda instance: _check_prop1_invertible(instance, conclusion_zero)
+
+
+def _check_prop1_invertible(instance: Instance, conclusion_zero: bool = True) -> ClaimOutcome:
     model = instance.params["model"]
     if not invertibility(model).holds:
         return ClaimOutcome(True, "G is not invertible: the bullet does not apply")
     bad = [(a, b) for a, b in model.directions()
            if dependence_term(model, _kernels(model), a, b).nonzero]
-    return _outcome(not bad, model, "004.prop1.invertible", instance,
+    return _outcome(not bad if conclusion_zero else bool(bad), model, "004.prop1.invertible",
+                    instance,
                     f"L^G ≠ 0 on {bad}" if bad else "L^G = 0 on every pair")
 
 
-def _check_prop1_noninvertible(instance: Instance) -> ClaimOutcome:
+def prop1_noninvertible_check(conclusion_nonzero: bool = True):
+    """Proposition 1, bullet 2: G non-invertible ⟹ L^G ≠ 0 on some pair
+    (``conclusion_nonzero`` False: ⟹ L^G = 0 on every pair, a mutant)."""
+    return lambda instance: _check_prop1_noninvertible(instance, conclusion_nonzero)
+
+
+def _check_prop1_noninvertible(instance: Instance, conclusion_nonzero: bool = True
+                               ) -> ClaimOutcome:
     model = instance.params["model"]
     if invertibility(model).holds:
         return ClaimOutcome(True, "G is invertible: the bullet does not apply")
     nonzero = [(a, b) for a, b in model.directions()
                if dependence_term(model, _kernels(model), a, b).nonzero]
-    return _outcome(bool(nonzero), model, "004.prop1.noninvertible", instance,
+    return _outcome(bool(nonzero) == conclusion_nonzero, model, "004.prop1.noninvertible",
+                    instance,
                     f"L^G ≠ 0 on {len(nonzero)} of {len(model.directions())} ordered pairs "
                     f"({len(model.mechanisms)} mechanism(s))")
 
 
-def _check_prop4(instance: Instance) -> ClaimOutcome:
+def prop4_check(swapped: bool = False):
+    """Proposition 4: T(true) <= T(product) (``swapped``: T(product) <= T(true), a mutant)."""
+    return lambda instance: _check_prop4(instance, swapped)
+
+
+def _check_prop4(instance: Instance, swapped: bool = False) -> ClaimOutcome:
     model = instance.params["model"]
     kernels = _kernels(model)
     truth, product = true_joint(model, kernels), product_of_effective(model, kernels)
+    if swapped:
+        truth, product = product, truth
     same = all(truth[s] == product[s] for s in truth)
     problems = []
     for s0, s1 in model.directions():
@@ -311,7 +385,9 @@ def _check_prop4(instance: Instance) -> ClaimOutcome:
                     f"(D_[k] {'=' if same else '≠'} product)")
 
 
-def _check_thm5(part: str):
+def _check_thm5(part: str, reversed_: bool = False):
+    """Theorem 5 (i) or (ii) on the grid (``reversed_``: the opposite strict inequality, a
+    mutant: (i) ε*(δ(ε_g)) > ε_g, (ii) δ(ε*(δ_g)) > δ_g)."""
     def check(instance: Instance) -> ClaimOutcome:
         model = instance.params["model"]
         kernels = _kernels(model)
@@ -324,7 +400,7 @@ def _check_thm5(part: str):
                 if d >= 1:
                     continue
                 star = dcp_level(product, directions, d).ratio
-                if not (star != INFINITY and star <= ratio):
+                if (star != INFINITY and star <= ratio) == reversed_:
                     problems.append(f"ε_g = {epsilon_str(ratio)}: δ(ε_g) = {fraction_str(d)}, "
                                     f"ε*(δ(ε_g)) = {epsilon_str(star)} > ε_g")
         else:
@@ -332,7 +408,7 @@ def _check_thm5(part: str):
                 star = dcp_level(product, directions, delta).ratio
                 d = dcp_delta(truth, directions, "inf" if star == INFINITY else
                               f"log({star})").value
-                if d > delta:
+                if (d > delta) != reversed_:
                     problems.append(f"δ_g = {fraction_str(delta)}: ε*(δ_g) = {epsilon_str(star)}, "
                                     f"δ(ε*(δ_g)) = {fraction_str(d)} > δ_g")
         return _outcome(not problems, model, f"004.thm5.{part}", instance,
@@ -340,7 +416,12 @@ def _check_thm5(part: str):
     return check
 
 
-def _check_thm5_equality(instance: Instance) -> ClaimOutcome:
+def thm5_equality_check(negated: bool = False):
+    """Theorem 5's equality case (``negated``: equality iff D_[k] ≠ Π ψ_i, a mutant)."""
+    return lambda instance: _check_thm5_equality(instance, negated)
+
+
+def _check_thm5_equality(instance: Instance, negated: bool = False) -> ClaimOutcome:
     model = instance.params["model"]
     kernels = _kernels(model)
     truth, product = true_joint(model, kernels), product_of_effective(model, kernels)
@@ -350,11 +431,16 @@ def _check_thm5_equality(instance: Instance) -> ClaimOutcome:
     detail = f"privacy profiles of the true and product compositions equal for every ε: {equal}"
     if where is not None:
         detail += f" (they differ at e^ε = {fraction_str(where)})"
-    return _outcome(equal == same, model, "004.thm5.equality", instance,
+    return _outcome(equal == (same != negated), model, "004.thm5.equality", instance,
                     f"{detail}; D_[k] = Π ψ_i: {same}")
 
 
-def _check_lemma4(instance: Instance) -> ClaimOutcome:
+def lemma4_check(reversed_: bool = False):
+    """Lemma 4: CEL(J_[k]) <= CEL(J_1..k) (``reversed_``: >=, a mutant)."""
+    return lambda instance: _check_lemma4(instance, reversed_)
+
+
+def _check_lemma4(instance: Instance, reversed_: bool = False) -> ClaimOutcome:
     model = instance.params["model"]
     gap = cross_entropy_gap(model, _kernels(model))
     truth = true_joint(model, _kernels(model))
@@ -363,124 +449,145 @@ def _check_lemma4(instance: Instance) -> ClaimOutcome:
     if gap.equal:
         holds, text = True, "J_[k] = J_1..k exactly: CEL gap 0"
     else:
-        holds = gap.lower > 0
+        holds = gap.upper < 0 if reversed_ else gap.lower > 0
         text = f"CEL(J_1..k) − CEL(J_[k]) ∈ [{gap.lower:.6g}, {gap.upper:.6g}] (certified)"
     if same and not gap.equal:
         holds = False
     return _outcome(holds, model, "004.lemma4", instance, text)
 
 
-def _check_lemma7(instance: Instance) -> ClaimOutcome:
+def lemma7_claim_check(bound_factor: Fraction = Fraction(1)):
+    """Lemma 7: exact level <= 1 + bound_factor·(τ_J − 1)/P* (``bound_factor`` 1 in the paper)."""
+    return lambda instance: _check_lemma7(instance, bound_factor)
+
+
+def _check_lemma7(instance: Instance, bound_factor: Fraction = Fraction(1)) -> ClaimOutcome:
     model = instance.params["model"]
     failures = []
     for kernel in _kernels(model):
         result = lemma7_check(model, effective_mechanism(model, kernel))
-        if not result.holds:
+        bound = result.bound if result.bound == INFINITY else 1 + bound_factor * (result.bound - 1)
+        if not (bound == INFINITY or (result.level != INFINITY and result.level <= bound)):
             failures.append(f"{kernel.name}: level {fraction_str(result.level)} > bound "
-                            f"{fraction_str(result.bound)}")
+                            f"{fraction_str(bound)}")
     return _outcome(not failures, model, "004.lemma7", instance,
                     "; ".join(failures) or "exact level <= 1 + (τ_J − 1)/P* for every mechanism")
 
 
-def _check_thm2_ii(instance: Instance) -> ClaimOutcome:
+def thm2_ii_check(ratio_factor: Fraction = Fraction(1)):
+    """Theorem 2 (ii): the composition is (ε(τ*, θ), δ)-DCP, audited by the worst event of every
+    pair; ``ratio_factor`` scales ``e^{ε(τ*, θ)} − 1`` (1 in the paper; 1/2 is a mutant)."""
+    return lambda instance: _check_thm2_ii(instance, ratio_factor)
+
+
+def _check_thm2_ii(instance: Instance, ratio_factor: Fraction = Fraction(1)) -> ClaimOutcome:
     model = instance.params["model"]
+    rows = true_joint(model, _kernels(model))
     problems, texts = [], []
     for delta in (Fraction(0), Fraction(1, 4), Fraction(1, 2)):
         result = task2(model, None, delta)
         texts.append(f"δ={fraction_str(delta)}: ε(τ*) = {epsilon_str(result.ratio)}")
-        if result.holds is False:
-            problems.append(result.explain())
+        if result.ratio == INFINITY:
+            continue
+        ratio = 1 + ratio_factor * (result.ratio - 1)
+        excess = worst_event_excess(rows, model.directions(), ratio)
+        if excess > delta:
+            problems.append(f"δ={fraction_str(delta)}: at e^ε = {fraction_str(ratio)} the worst "
+                            f"event gives δ = {fraction_str(excess)}")
     return _outcome(not problems, model, "004.thm2.ii", instance,
                     "; ".join(problems[:2]) or "; ".join(texts))
-
-
-def reduction_instances() -> Iterator[Instance]:
-    """Models whose secret is a function of the dataset (several datasets per secret)."""
-    for seed in range(12):
-        rng = random.Random(100 + seed)
-        n_secrets = 2 + seed % 2
-        datasets = [f"x{j}" for j in range(rng.randint(n_secrets, 6))]
-        owner = {x: f"s{k % n_secrets}" for k, x in enumerate(datasets)}
-        joint: dict = {}
-        for x in datasets:
-            joint.setdefault(owner[x], {})[x] = Fraction(rng.randint(0 if seed % 3 else 1, 4))
-        for s in list(joint):
-            joint[s] = {x: p for x, p in joint[s].items() if p} or {next(iter(joint[s])): Fraction(1)}
-        total = sum(p for row in joint.values() for p in row.values())
-        joint = {s: {x: p / total for x, p in row.items()} for s, row in joint.items()}
-        mechanisms = {"m": {x: _random_row(rng, 2 + seed % 3) for x in datasets}}
-        adjacency: object = "all" if seed % 2 else nx.path_graph(sorted(joint))
-        yield Instance(f"S = G(X), seed {seed}: {len(joint)} secrets, {len(datasets)} datasets",
-                       {"model": DCPModel.build(joint, adjacency, mechanisms,
-                                                secrets=sorted(joint), datasets=datasets)})
-
-
-def _check_pufferfish_reduction(instance: Instance) -> ClaimOutcome:
-    from pufferfish.verify.dcp.composition import pufferfish_cross_check
-
-    model = instance.params["model"]
-    dcp, puffer = pufferfish_cross_check(model, "m")
-    return _outcome(dcp == puffer, model, "004.C3.pufferfish", instance,
-                    f"(ε, 0)-DCP least e^ε = {_ratio_text(dcp)}, Pufferfish level of the reduction "
-                    f"e^ε = {_ratio_text(puffer)}")
 
 
 # --------------------------------------------------------------------------------------------
 # registration
 # --------------------------------------------------------------------------------------------
 
-def _register(claim_id: str, section: str, statement: str, generate, check,
+def _register(claim_id: str, section: str, statement: str, generate, check, mutants=(),
               observation: bool = False) -> None:
-    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation,
+                   tuple(mutants)))
+
+
+def _few(generate, count: int = 8):
+    """The first ``count`` instances of ``generate`` (mutant runs stay cheap)."""
+    return lambda: (i for k, i in zip(range(count), generate()))
+
+
+def _composed() -> Iterator[Instance]:
+    return model_instances(2)
+
+
+def _any() -> Iterator[Instance]:
+    return model_instances(1)
 
 
 _register("004.thm1.i", "§III, Theorem 1 (i); App. C, Proposition 2",
-          "the composition of DCP mechanisms is (ε_g, δ_g)-DCP for some ε_g >= 0, δ_g in [0, 1]",
-          lambda: model_instances(2), _check_thm1_i)
+          "the composition of DCP mechanisms is (ε_g, δ_g)-DCP for some ε_g >= 0, δ_g in [0, 1] "
+          "(the toolkit's δ at ε_g = 0, verified on every event of the outputs)",
+          _composed, thm1_i_check(),
+          [Mutant.checking("(0, 0)-DCP claimed for every composition",
+                           thm1_i_check(lambda rows, directions: (Fraction(1), Fraction(0)),
+                                        "(0, 0)"), _few(_composed))])
 _register("004.thm1.ii", "§III, Theorem 1 (ii)",
           "with L^G ≠ 0 the composition is not generally (Σ ε_i, Σ δ_i)-DCP (some model breaks "
           "basic composition; individual levels (ε_i, 0))",
-          _family, _existential("004.thm1.ii", Fraction(0), per_pair=False))
+          _family, _existential("004.thm1.ii", Fraction(0), per_pair=False),
+          [Mutant.checking("the family restricted to invertible G (L^G = 0, hypothesis dropped)",
+                           _existential("004.thm1.ii", Fraction(0), per_pair=False),
+                           _invertible_family)])
 _register("004.thm1.iii", "§III, Theorem 1 (iii)",
           "with L^G ≠ 0, OPT(N(ψ), δ_g) strictly underestimates the true least ε of the "
-          "composition (δ_g in {0, 1/10, 1/4})", lambda: model_instances(2), _check_thm1_iii)
+          "composition (δ_g in {0, 1/10, 1/4})", _composed, thm1_iii_check(),
+          [Mutant.checking("the inequality reversed (overestimates)", thm1_iii_check(True),
+                           _composed)])
 _register("004.thm3.i", "App. C, Theorem 3 (i)",
           "with L^G ≠ 0 for a pair, the composition is not generally (Σ ε_i, Σ δ_i)-DCP "
           "(individual levels (ε_i, 1/10))", _family,
-          _existential("004.thm3.i", Fraction(1, 10), per_pair=True))
+          _existential("004.thm3.i", Fraction(1, 10), per_pair=True),
+          [Mutant.checking("the family restricted to invertible G (L^G = 0, hypothesis dropped)",
+                           _existential("004.thm3.i", Fraction(1, 10), per_pair=True),
+                           _invertible_family)])
 _register("004.thm3.ii", "App. C, Theorem 3 (ii)",
           "for every pair with L^G ≠ 0: opt_δ(product) < opt_δ(true) and dt_ε(product) < "
-          "dt_ε(true) (δ in {0, 1/10, 1/4}, e^ε in {1, 2, 4})", lambda: model_instances(2),
-          _check_thm3_ii)
+          "dt_ε(true) (δ in {0, 1/10, 1/4}, e^ε in {1, 2, 4})", _composed, thm3_ii_check(),
+          [Mutant.checking("the inequalities reversed", thm3_ii_check(True), _composed)])
 _register("004.prop1.invertible", "App. C, Proposition 1 (first bullet); App. J",
-          "if G is invertible then L^G = 0 for every adjacent pair", lambda: model_instances(1),
-          _check_prop1_invertible)
+          "if G is invertible then L^G = 0 for every adjacent pair", _any,
+          prop1_invertible_check(),
+          [Mutant.checking("the conclusion negated (L^G ≠ 0 on some pair)",
+                           prop1_invertible_check(False), _any)])
 _register("004.prop1.noninvertible", "App. C, Proposition 1 (second bullet)",
           "if G is non-invertible then L^G ≠ 0 (read: for at least one adjacent pair)",
-          lambda: model_instances(1), _check_prop1_noninvertible)
+          _any, prop1_noninvertible_check(),
+          [Mutant.checking("the conclusion negated (L^G = 0 on every pair)",
+                           prop1_noninvertible_check(False), _any)])
 _register("004.prop4", "App. L, Proposition 4",
           "T(D_[2](·|s0), D_[2](·|s1)) <= T(D_12(·|s0), D_12(·|s1)) for all α, equality iff "
-          "D_[2] = D_12", lambda: model_instances(2), _check_prop4)
+          "D_[2] = D_12", _composed, prop4_check(),
+          [Mutant.checking("the trade-off inequality reversed", prop4_check(True), _composed)])
 _register("004.thm5.i", "App. L, Theorem 5 (i)",
           "ε_g >= ε*(δ(ε_g)) whenever δ(ε_g) < 1 (ε* of the product, δ of the true composition; "
-          "e^ε_g in {1, 2, 4})", lambda: model_instances(2), _check_thm5("i"))
+          "e^ε_g in {1, 2, 4})", _composed, _check_thm5("i"),
+          [Mutant.checking("the inequality reversed (ε_g < ε*(δ(ε_g)))", _check_thm5("i", True),
+                           _composed)])
 _register("004.thm5.ii", "App. L, Theorem 5 (ii)",
-          "δ_g >= δ(ε*(δ_g)) for δ_g in {0, 1/10, 1/4, 1/2}", lambda: model_instances(2),
-          _check_thm5("ii"))
+          "δ_g >= δ(ε*(δ_g)) for δ_g in {0, 1/10, 1/4, 1/2}", _composed, _check_thm5("ii"),
+          [Mutant.checking("the inequality reversed (δ_g < δ(ε*(δ_g)))", _check_thm5("ii", True),
+                           _composed)])
 _register("004.thm5.equality", "App. L, Theorem 5 (equality)",
-          "equality in (i) and (ii) iff D_[k](ȳ|s) = Π ψ_i(y_i|s)", lambda: model_instances(2),
-          _check_thm5_equality)
+          "equality in (i) and (ii) iff D_[k](ȳ|s) = Π ψ_i(y_i|s)", _composed,
+          thm5_equality_check(),
+          [Mutant.checking("equality iff D_[k] ≠ Π ψ_i", thm5_equality_check(True), _composed)])
 _register("004.lemma4", "App. L, Lemma 4",
           "CEL(J_[2]) <= CEL(J_12), equality iff J_[2] = J_12 (certified intervals)",
-          lambda: model_instances(2), _check_lemma4)
+          _composed, lemma4_check(),
+          [Mutant.checking("the inequality reversed", lemma4_check(True), _few(_composed))])
 _register("004.lemma7", "App. M, Lemma 7",
           "a posterior within [1/τ, τ]·P_θ implies (log(1 + (τ−1)/P*), 0)-DCP",
-          lambda: model_instances(1), _check_lemma7)
+          _any, lemma7_claim_check(),
+          [Mutant.checking("(τ − 1)/P* halved in the bound", lemma7_claim_check(Fraction(1, 2)),
+                           _any)])
 _register("004.thm2.ii", "§IV, Theorem 2 (ii)",
-          "the composition is (ε(τ*, θ), δ)-DCP for the Task-2 solution τ* (δ in {0, 1/4, 1/2})",
-          lambda: model_instances(1), _check_thm2_ii)
-_register("004.C3.pufferfish", "App. C.3",
-          "When the secret is a function of the dataset, (ε, 0)-DCP is ε-Pufferfish privacy with the "
-          "single prior P_θ(x) and secrets {x : G(x) = s}: the least DCP ε equals the Pufferfish "
-          "level computed independently by the toolkit's Pufferfish audit.",
-          reduction_instances, _check_pufferfish_reduction)
+          "the composition is (ε(τ*, θ), δ)-DCP for the Task-2 solution τ* (δ in {0, 1/4, 1/2}), "
+          "verified on every event of the outputs", _any, thm2_ii_check(),
+          [Mutant.checking("e^{ε(τ*, θ)} − 1 halved", thm2_ii_check(Fraction(1, 2)), _any)])

@@ -1,12 +1,17 @@
-"""``pufferfish theorems [--paper P] [--claim ID] [--list]``: check the papers' claims on their
-generated instances (:mod:`pufferfish.proofs_check.registry`, :mod:`pufferfish.proofs_check.runner`).
-Exit 1 when a claim is violated on some instance."""
+"""``pufferfish theorems [--paper P] [--claim ID] [--list | --vacuity | --coverage]``: check the
+papers' claims on their generated instances (:mod:`pufferfish.proofs_check.registry`,
+:mod:`pufferfish.proofs_check.runner`).  ``--vacuity`` runs every claim's mutants (exit 1 when a
+mutant survives); ``--coverage`` lists each paper's numbered statements with the claims checking
+them (:mod:`pufferfish.proofs_check.coverage`; exit 0, it only reports).
+Exit 1 when a claim is violated on some instance (or a check fails to run), 3 when nothing is
+violated but some instance could not be decided at certified precision."""
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import EXIT_OK, add_common_options, emit, verdict
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
+                                   UsageError, emit)
 from pufferfish.verify.report import Progress, table
 
 
@@ -15,7 +20,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "instances")
     parser.add_argument("--paper", help="paper file name (e.g. 000_65109fe28ca61d17.txt)")
     parser.add_argument("--claim", help="one claim id (see --list)")
-    parser.add_argument("--list", action="store_true", help="list the registered claims")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--list", action="store_true", help="list the registered claims")
+    mode.add_argument("--vacuity", action="store_true",
+                      help="run every claim's mutants (deliberately wrong variants its check "
+                           "must reject) and list the claims without one")
+    mode.add_argument("--coverage", action="store_true",
+                      help="list each paper's numbered statements with the claims checking them")
     add_common_options(parser)
     parser.set_defaults(handler=run)
     return parser
@@ -23,9 +34,24 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.proofs_check.registry import claims_for
-    from pufferfish.proofs_check.runner import run_claims
+    from pufferfish.proofs_check.runner import run_claims, run_vacuity
 
+    if args.coverage:
+        if args.claim is not None:
+            raise UsageError("--coverage reports whole papers: use --paper, not --claim")
+        from pufferfish.proofs_check.coverage import coverage_report
+        report = coverage_report(args.paper)
+        emit(args, report.to_dict(), report.explain())
+        return EXIT_OK
     claims = claims_for(paper=args.paper, claim_id=args.claim)
+    if args.vacuity:
+        progress = Progress(len(claims), "claims")
+        try:
+            vacuity = run_vacuity(claims, progress=progress.step)
+        finally:
+            progress.close()
+        emit(args, vacuity.to_dict(), vacuity.explain())
+        return EXIT_OK if vacuity.holds else EXIT_VIOLATED
     if args.list:
         text = table(["id", "paper", "section", "statement"],
                      [[c.id, c.paper, c.section, c.statement[:70]] for c in claims])
@@ -38,4 +64,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     emit(args, report.to_dict(), report.explain())
-    return verdict(report.holds)
+    return {"holds": EXIT_OK, "undecided": EXIT_UNDECIDED}.get(report.status, EXIT_VIOLATED)

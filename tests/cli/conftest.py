@@ -44,6 +44,8 @@ def cases_on_examples(tmp):
         ("collapse", ["collapse", "interval"]),
         ("theorems", ["theorems", "--list", "--paper", "004"]),
         ("theorems", ["theorems", "--claim", "002.lemB6"]),
+        ("theorems", ["theorems", "--vacuity", "--paper", "001"]),
+        ("theorems", ["theorems", "--coverage"]),
         ("demo", ["demo"]),
         ("composes", ["composes", ex("hidden_coin.json"), "--epsilon", "0", "--runs", "2"]),
         ("composes", ["composes", ex("composable_rr.json"), "--epsilon", "log(3)"]),

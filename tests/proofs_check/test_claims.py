@@ -128,3 +128,42 @@ def test_a_crashing_check_is_an_error_not_a_pass():
     assert crash.errors == 4 and not crash.holds and "RuntimeError" in crash.first_error
     assert empty.instances == 0 and not empty.holds and empty.status == "no instances"
     assert not report.holds
+
+
+def test_an_undecided_instance_is_neither_a_pass_nor_a_violation(monkeypatch, capsys):
+    """A check that cannot decide at certified precision says so; the runner counts it apart and
+    ``theorems`` exits 3 when nothing is violated but something is undecided."""
+    outcomes = iter([ClaimOutcome(True, "decided"), ClaimOutcome.undecided_at("sign open at 8192 bits")])
+
+    def check(instance):
+        return next(outcomes)
+
+    claim = Claim("test.undecided", PAPER, "test", "sometimes open",
+                  lambda: [Instance("a"), Instance("b")], check)
+    report = run_claims([claim])
+    (result,) = report.results
+    assert (result.instances, result.violated, result.undecided) == (2, 0, 1)
+    assert result.status == "undecided" and not result.holds and report.status == "undecided"
+    assert result.first_undecided == "b: sign open at 8192 bits"
+    data = report.to_dict()
+    assert data["undecided_claims"] == ["test.undecided"] and data["violated_claims"] == []
+    assert "UNDECIDED on 1/2" in report.explain()
+    with pytest.raises(ValueError):
+        ClaimOutcome(True, "x", undecided=True)
+
+    from pufferfish.cli.main import main
+    from pufferfish.proofs_check import registry
+
+    def fresh_claim():
+        state = iter([ClaimOutcome.undecided_at("open")])
+        return Claim("test.undecided", PAPER, "test", "open", lambda: [Instance("a")],
+                     lambda instance: next(state))
+
+    monkeypatch.setattr(registry, "claims_for", lambda paper=None, claim_id=None: [fresh_claim()])
+    assert main(["theorems"]) == 3
+    assert "UNDECIDED" in capsys.readouterr().out
+    violated = Claim("test.violated", PAPER, "test", "false", lambda: [Instance("a")],
+                     lambda instance: ClaimOutcome(False, "no"))
+    monkeypatch.setattr(registry, "claims_for",
+                        lambda paper=None, claim_id=None: [fresh_claim(), violated])
+    assert main(["theorems"]) == 1
