@@ -47,8 +47,8 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.multiuser import (MultiUserModel, User, bernoulli, conditional, is_bernoulli,
                               others_sum)
 from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
-from pufferfish.proofs_check.paper_001.condition20 import MAX_BITS as CONDITION20_MAX_BITS
-from pufferfish.proofs_check.paper_001.condition20 import condition20_columns
+from pufferfish.verify.multiuser.relaxed import MAX_BITS as CONDITION20_MAX_BITS
+from pufferfish.verify.multiuser.relaxed import condition20_columns
 from pufferfish.proofs_check.paper_001.enumeration import aggregate_law
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register
 from pufferfish.verify.numerics.certified import parse_budget
@@ -315,7 +315,7 @@ def lemma2_smaller_check(reversed_: bool = False):
 
 def condition20_check(psi_shift: Fraction = Fraction(0)):
     """The check of ``001.lemma2.condition20``: (20) decided exactly at θ of (21)
-    (:mod:`pufferfish.proofs_check.paper_001.condition20`); ``psi_shift`` is added to the least ψ
+    (:func:`pufferfish.verify.multiuser.relaxed.condition20_columns`); ``psi_shift`` is added to the least ψ
     (0 for the paper's statement; a positive shift is a mutant with a too small θ)."""
     def check(instance: Instance) -> ClaimOutcome:
         model, eps, psi = _lemma2(instance)

@@ -28,7 +28,7 @@ name                   pair set                  θ
 ``lemma2``             PQ, Bernoulli             ``sup_x 1/log(e^ε + (e^ε − 1) ψ_i(x))`` (21)
 =====================  ========================  ==============================================
 
-For Lemma 2 the report also carries the relaxed condition (20) at its θ
+For Lemma 2 the report also carries the relaxed condition (20), decided exactly at its (transcendental) θ
 (:mod:`pufferfish.verify.multiuser.relaxed`).  Budgets must be rational ε > 0 (``0.5``, ``1/2``)
 so that ``c/ε`` is a rational Laplace scale.  A pair set without a pair for some protected user
 is refused (:func:`pufferfish.verify.multiuser.pairs.require_pairs`); pairs whose secret has prior
@@ -64,7 +64,7 @@ from pufferfish.models.multiuser import (PAIR_SETS, MultiUserModel, UserSecretPa
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.multiuser.levels import MinimalTheta, ThetaCheck, check_theta, minimal_theta
 from pufferfish.verify.multiuser.pairs import ConditionalPair, pair_conditionals, require_pairs
-from pufferfish.verify.multiuser.relaxed import relaxed_condition
+from pufferfish.verify.multiuser.relaxed import relaxed_condition_at_lemma2
 from pufferfish.verify.multiuser.thetas import (Theta, eq13_polynomial, eq13_theta, eq15_theta,
                                                 epsilon_of, lemma2_psi_min, lemma2_theta)
 from pufferfish.verify.numerics.certified import Budget
@@ -272,11 +272,15 @@ def calibrate(model: MultiUserModel, pair_set: str, budget: Budget, minimal: boo
         calibrations.append(Calibration(name, CALIBRATORS[name][0], True, reason, theta, check, extra))
     relaxed = {}
     lemma2 = next((c for c in calibrations if c.name == "lemma2" and c.applicable), None)
-    if lemma2 is not None and lemma2.theta.upper > 0:
+    psis = [] if lemma2 is None else [Fraction(p) for p in lemma2.extra["psi_min"].values()
+                                      if p is not None]
+    if psis:
+        # Lemma 2's θ is the largest θ(ψ_u), i.e. θ at the least ψ; (20) is decided exactly there
+        psi = min(psis)
         for cp in pairs:
-            forward = relaxed_condition(cp.first, cp.second, lemma2.theta.lower, budget)
-            backward = relaxed_condition(cp.second, cp.first, lemma2.theta.lower, budget)
-            relaxed[cp.pair.label] = {"theta": "lemma2 lower bound",
+            forward = relaxed_condition_at_lemma2(cp.first, cp.second, psi, budget)
+            backward = relaxed_condition_at_lemma2(cp.second, cp.first, psi, budget)
+            relaxed[cp.pair.label] = {"theta": "lemma2 (exact)",
                                       "forward": forward.to_dict(), "backward": backward.to_dict()}
     best = None
     if minimal:

@@ -13,7 +13,7 @@ import pytest
 
 from pufferfish.models.files.multiuser_file import parse_multiuser_model
 from pufferfish.models.multiuser import others_sum
-from pufferfish.proofs_check.paper_001.condition20 import column_polynomials, condition20_columns
+from pufferfish.verify.multiuser.relaxed import column_polynomials, condition20_columns
 from pufferfish.proofs_check.paper_001.enumeration import aggregate_law
 from pufferfish.proofs_check.paper_001.example1 import printed_delta_star
 from pufferfish.proofs_check.paper_001.multiuser import bernoulli_instances

@@ -171,3 +171,22 @@ def test_claims_of_paper_001():
     assert violated == {"001.lemma2.condition20", "001.table5.printed", "001.ex1.equal_deltas",
                         "001.lemma3.support_points"}
     assert results["001.lemma2.condition20"].first_counterexample["multiuser_model"] == 1
+
+
+def test_the_report_decides_condition_20_exactly_at_lemma2_theta():
+    """The README example: (20) holds forward with equality in a column (an evaluation at a
+    rational end of θ's enclosure reported it violated) and fails backward."""
+    from pufferfish.models.files.multiuser_file import load_multiuser_model
+    from pufferfish.verify.multiuser.relaxed import relaxed_condition_at_lemma2
+
+    model = load_multiuser_model(example_path("multiuser_bernoulli.json"))
+    report = calibrate(model, "PQ", parse_budget("1"), minimal=False)
+    (relaxed,) = report.relaxed.values()
+    assert relaxed["theta"] == "lemma2 (exact)"
+    assert relaxed["forward"]["holds"] is True and 0 in [s for _, s in relaxed["forward"]["columns"]]
+    assert relaxed["backward"]["holds"] is False
+    # evaluated at the rational lower end of θ's enclosure, the forward direction looks violated
+    (pair,) = pair_conditionals(model, "PQ")[0]
+    lemma2 = next(c for c in report.calibrations if c.name == "lemma2")
+    assert relaxed_condition(pair.first, pair.second, lemma2.theta.lower,
+                             parse_budget("1")).holds is False
