@@ -102,8 +102,8 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
     distances: list[PairDistance] = []
     skipped: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for label, first, second, prior, d1, d2 in conditional_query_distributions(model, query,
-                                                                                max_datasets):
+    for label, first, second, prior, d1, d2 in conditional_query_distributions(
+            model, query, max_datasets, interval_families=delta == 0):
         if (label, prior) in seen:
             continue
         seen.add((label, prior))
