@@ -8,7 +8,8 @@ attributes; the family gets the sparsest graph every member factorises over:
   whose every CPT is a root marginal);
 * **Markov** priors, homogeneous or with a kernel per step, factorise over the **chain**
   ``x_1 → x_2 → … → x_n`` (node ``t+1``'s CPT is the step-``t`` kernel); an independent prior is
-  a chain whose rows do not depend on the parent;
+  a chain whose rows do not depend on the parent (:func:`independent_as_chain`, which the
+  structured influence curve uses too);
 * **table** and **uniform** priors state no conditional independence, and by the chain rule
   ``P(x) = Π_t P(x_t | x_<t)`` every distribution factorises over the **complete** DAG in attribute
   order (node ``t``'s parents are all earlier attributes).  A parent assignment of probability 0
@@ -85,6 +86,22 @@ def network_family(priors: Mapping[str, PriorLike], universe: Universe,
     return BayesNetFamily(tuple(members))
 
 
+def independent_as_chain(prior: IndependentPrior, domains) -> MarkovPrior:
+    """The independent prior as a Markov chain with constant rows (one kernel per step).
+
+    >>> from pufferfish.models.distribution import Distribution
+    >>> coins = IndependentPrior("c", ("x1", "x2"), (Distribution({0: "1/2", 1: "1/2"}),
+    ...                                               Distribution({0: "1/4", 1: "3/4"})))
+    >>> chain = independent_as_chain(coins, ((0, 1), (0, 1)))
+    >>> chain.probability((1, 1)) == coins.probability((1, 1))
+    True
+    """
+    kernels = tuple({v: prior.marginals[t + 1] for v in domains[t]}
+                    for t in range(len(prior.attributes) - 1))
+    return MarkovPrior(prior.name, prior.attributes, prior.marginals[0], kernels,
+                       homogeneous=False)
+
+
 def _count(domains) -> int:
     count = 1
     for domain in domains:
@@ -123,4 +140,4 @@ def _chain_rule_rows(prior, t: int, keys: list, domain: tuple, max_rows: int) ->
     return out
 
 
-__all__ = ["GRAPHS", "network_graph", "network_family"]
+__all__ = ["GRAPHS", "independent_as_chain", "network_graph", "network_family"]
