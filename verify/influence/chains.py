@@ -204,7 +204,7 @@ def chain_priors(model: PufferfishModel) -> list[MarkovPrior]:
             prior = independent_as_chain(prior, model.universe.domains)
         if not isinstance(prior, MarkovPrior):
             raise UnsupportedError(f"prior {name!r} is not a Markov chain; the structured "
-                                   "computation needs every prior to be one")
+                                   "computation needs every prior to be one", f"priors.{name}")
         priors.append(prior)
     if model.universe.explicit is not None:
         raise UnsupportedError("the structured chain computation needs the product universe "
