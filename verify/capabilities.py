@@ -140,13 +140,15 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("influence", "{model}", "--method", "chain", "--max-b", "1")),
     Capability(
         "Gaussian a*(b) of Example 6.2", "000 §6.3, Example 6.2, Theorem 9",
-        "pufferfish.verify.influence.gaussian", None,
+        "pufferfish.verify.influence.gaussian_bound", None,
         {**{kind: not_expressible("the analysis takes a Gaussian setting (n, ℓ, γ, δ); finite "
                                   "priors use the influence rows")
             for kind in ("table", "independent", "markov", "markov-steps", "bayesnet",
                          "interval")},
-         "parametric": numerical("a grid maximum over the regions, a lower estimate of the "
-                                 "supremum, reported with numerical = true")}),
+         "parametric": certified("certified [lower, upper] on a†(L) and a*(b) over the whole "
+                                 "region range (interval arithmetic with adaptive subdivision, "
+                                 "gaussian_bound); gaussian_curve's grid maximum is a labelled "
+                                 "numerical estimate")}),
     Capability(
         "Wasserstein parameter W (W∞) and mechanism", "002 §3, Algorithm 1",
         "pufferfish.verify.transport.parameter", "wasserstein",
