@@ -209,7 +209,10 @@ def laplace_pufferfish_level(model: PufferfishModel, query: Callable[[Dataset], 
     For every finite prior θ and ordered pair ``(s_i, s_j)`` with ``Pr[s_i|θ], Pr[s_j|θ] > 0``,
     the exact distributions of ``query(X)`` given each secret are computed from the prior's support
     and :func:`laplace_mixture_sup_ratio` bounds the likelihood-ratio supremum over all real outputs.
-    The level is ``log max(1, max sup)``; the witness is the worst (pair, prior, output).
+    The level is ``log max(1, max sup)``; the witness is the worst (pair, prior, output).  An
+    interval family contributes every pair of its extreme conditionals: the supremum is jointly
+    quasi-convex in the two conditionals, so this is the exact supremum over the whole family
+    (:mod:`pufferfish.verify.transport.family_vertices`).
 
     Cost: one pass over each prior's support per secret, then ``O(n)`` interval operations per
     direction (``n`` = number of query values).

@@ -93,7 +93,10 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
     """``W = sup_{(s_i,s_j) ∈ 𝒬, θ ∈ Θ} W_∞(μ_{i,θ}, μ_{j,θ})`` (Algorithm 1), or with ``delta > 0``
     the (ε, δ) variant's ``sup inf_{T_i,T_j} W_∞`` (Appendix A.4, step 3).
 
-    ``W_∞`` is symmetric, so each unordered (pair, prior) is computed once.  Raises
+    ``W_∞`` is symmetric, so each unordered (pair, prior) is computed once.  With ``delta = 0`` an
+    interval family enters through its extreme conditionals, exactly (``W_∞`` is jointly
+    quasi-convex, :mod:`pufferfish.verify.transport.family_vertices`); the trimmed distance is
+    not known to be, so with ``delta > 0`` families are refused.  Raises
     :class:`ModelError` when every (pair, prior) has a secret of probability 0 (nothing to check).
     Cost: the conditionals (one pass over each prior's support per secret) plus one ``W_∞`` per
     pair and prior.
