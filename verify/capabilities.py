@@ -224,8 +224,11 @@ CAPABILITIES: tuple[Capability, ...] = (
         "pufferfish.verify.multiuser.levels", "multiuser",
         {**{kind: not_expressible("a multi-user model (001 §3) gives each user's own "
                                   "distribution; users are independent")
-            for kind in ("table", "markov", "markov-steps", "bayesnet", "interval",
-                         "parametric")},
+            for kind in ("table", "markov", "markov-steps", "bayesnet", "parametric")},
+         "interval": not_expressible("the multi-user file has no interval family; in the "
+                                     "library, interval_family_level gives the certified level "
+                                     "over per-user interval families (every user at a vertex: "
+                                     "the ratio is linear-fractional in each user)"),
          "independent": certified("certified levels of X + Lap(θ)")},
         ("multiuser", "{model}", "--pairs", "PQ", "--epsilon", "1", "--no-minimal"),
         sample="multiuser"),
