@@ -10,13 +10,16 @@ from itertools import product
 import pytest
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.errors import ModelError
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import IntervalBlock, IntervalFamily, TablePrior
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import Universe
 from pufferfish.verify.transport.family_vertices import block_mass_vertices, extreme_pushforwards
-from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.transport.laplace_level import (conditional_query_distributions,
+                                                       laplace_mixture_hockey_stick,
+                                                       laplace_pufferfish_level)
 from pufferfish.verify.transport.parameter import wasserstein_parameter
 from pufferfish.verify.transport.wasserstein import verify_epsilon_delta_mechanism
 
@@ -112,6 +115,11 @@ def test_a_pair_secret_without_blocks_is_refused_with_its_path():
     assert info.value.path == "priors.fam.interval"
 
 
-def test_trimmed_variant_refuses_families():
-    with pytest.raises(UnsupportedError, match="interval families"):
-        verify_epsilon_delta_mechanism(family_model(), query, 1, Q(1, 10))
+def test_trimmed_variant_uses_the_untrimmed_outer_bound_and_checks_every_extreme_member():
+    result = verify_epsilon_delta_mechanism(family_model(), query, 1, Q(1, 10))
+    assert result.parameter.value == wasserstein_parameter(family_model(), query).value
+    assert "outer bound" in result.parameter.witness.prior
+    dense = [laplace_mixture_hockey_stick(dict(d1.items()), dict(d2.items()), result.scale,
+                                          parse_budget("1"))
+             for *_, d1, d2 in conditional_query_distributions(grid_model(), query)]
+    assert max(h.upper for h in dense) == max(row[3].upper for row in result.divergences)
