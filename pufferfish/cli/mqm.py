@@ -1,7 +1,9 @@
 """``pufferfish mqm MODEL --epsilon E [--method exact|approx|fast]``: the Markov Quilt
 Mechanism's noise scale σ_max with the chosen quilt per node (``002_e1f2e9a9937b8cda.txt`` §4,
 Algorithm 2; for chains Algorithms 3–5; :mod:`pufferfish.verify.quilts.chain_search`).  ``MODEL`` as for
-``pufferfish quilts`` (:func:`pufferfish.cli.quilts.load_quilt_family`).
+``pufferfish quilts`` (:func:`pufferfish.cli.quilts.load_quilt_family`): a Bayesian-network file,
+or a model file with any independent, Markov (one kernel or a kernel per step), table or uniform
+priors; secrets and pairs are not used.
 
 ``--pi`` and ``--g`` (approx/fast only) are given together or not at all, each an exact rational
 in (0, 1]; without them (π_Θ, g_Θ) come from ``--interval`` or are certified from the chains.
@@ -13,7 +15,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
-from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family
+from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
 
 
@@ -81,10 +83,16 @@ def run(args: argparse.Namespace) -> int:
     family = load_quilt_family(args)
     if isinstance(family, BayesNetFamily):
         if args.method != "exact":
-            raise ModelError("Bayesian networks support --method exact only", "--method")
-        progress = Progress(len(family.nodes), "mqm")
+            raise ModelError("Bayesian networks (and priors that are not homogeneous chains) "
+                             "support --method exact only: the approx and fast methods use the "
+                             "bounds of Lemma B.4, which hold for homogeneous reversible chains",
+                             "--method")
+        nodes = None
+        if args.nodes:
+            nodes = [network_node(t, family, "--nodes") for t in args.nodes.split(",")]
+        progress = Progress(len(nodes or family.nodes), "mqm")
         try:
-            result = mqm_bayesnet(family, budget, max_quilt_size=args.max_quilt_size,
+            result = mqm_bayesnet(family, budget, nodes=nodes, max_quilt_size=args.max_quilt_size,
                                   max_candidates=args.max_quilts,
                                   progress=lambda d, t: progress.step(f"node {d}/{t}"))
         finally:

@@ -4,9 +4,10 @@
 (:mod:`pufferfish.verify.quilts.node_quilts`).
 
 ``MODEL`` is either a Bayesian-network file (``"bayesnet": 1``,
-:mod:`pufferfish.models.files.bayesnet_file`) or an ordinary model file whose priors are
-homogeneous ``markov`` chains (the family Θ); :func:`load_quilt_family` reads both (``mqm``
-uses it too).
+:mod:`pufferfish.models.files.bayesnet_file`) or an ordinary model file (the family Θ):
+homogeneous ``markov`` chains use the chain algorithms; independent, non-homogeneous Markov, table
+and uniform priors become a network family (:mod:`pufferfish.verify.quilts.prior_networks`).
+:func:`load_quilt_family` reads both (``mqm`` uses it too).
 """
 
 from __future__ import annotations
@@ -50,18 +51,25 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
 
 def load_quilt_family(args: argparse.Namespace):
     """A :class:`BayesNetFamily` or a :class:`ChainFamily` from ``args.model`` (with ``mqm``'s
-    ``--interval``: the binary-chain family of §5 on the model's attributes)."""
+    ``--interval``: the binary-chain family of §5 on the model's attributes).
+
+    A model file whose priors are all homogeneous chains gives a :class:`ChainFamily` (the fast
+    chain algorithms); any other mix of independent, Markov (a kernel per step), table and uniform
+    priors gives the network family of :mod:`pufferfish.verify.quilts.prior_networks`.  Secrets and
+    pairs are not used (the mechanism protects every node), so a model without pairs is read too.
+    """
     from pufferfish.models.bayesnet import chain_from_markov_prior
-    from pufferfish.models.errors import ModelError
+    from pufferfish.models.errors import ModelError, UnsupportedError
     from pufferfish.models.files.bayesnet_file import is_bayesnet_file, parse_bayesnet
     from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
     from pufferfish.models.priors import MarkovPrior
     from pufferfish.models.chain_family import ChainFamily, binary_grid_family
+    from pufferfish.verify.quilts.prior_networks import network_family
 
     data = read_json_file(args.model, "model file")
     if is_bayesnet_file(data):
         return parse_bayesnet(data)
-    model = parse_model(data, max_datasets=args.max_datasets)
+    model = parse_model(_priors_only(data), max_datasets=args.max_datasets)
     interval = getattr(args, "interval", None)
     if interval:
         parts = interval.split(",")
@@ -70,12 +78,33 @@ def load_quilt_family(args: argparse.Namespace):
         return binary_grid_family(parts[0], parts[1], model.universe.width, args.step,
                                args.initial if args.initial != "given" else "any")
     chains = []
-    for name, prior in model.priors.items():
-        if not isinstance(prior, MarkovPrior):
-            raise ModelError("the chain algorithms need every prior to be a markov chain",
-                             f"priors.{name}")
-        chains.append(chain_from_markov_prior(prior))
-    return ChainFamily(tuple(chains), args.initial)
+    for prior in model.priors.values():
+        try:
+            chains.append(chain_from_markov_prior(prior) if isinstance(prior, MarkovPrior)
+                          else None)
+        except UnsupportedError:
+            chains.append(None)
+    if all(chain is not None for chain in chains) and len({c.states for c in chains}) == 1:
+        return ChainFamily(tuple(chains), args.initial)
+    if args.initial != "given":
+        raise ModelError(f"--initial {args.initial} applies to homogeneous chains only (a chain "
+                         "with a kernel per step, or a prior that is no chain, has no stationary "
+                         "law to start from)", "--initial")
+    return network_family(model.priors, model.universe, args.max_datasets)
+
+
+def _priors_only(data: object) -> object:
+    """The model file as read for the quilt algorithms: secrets and pairs are not used, so a
+    file without pairs gets the entry pairs in their place (its own secrets are kept when it has
+    pairs, and interval families keep theirs to be refused by name)."""
+    if not isinstance(data, dict) or data.get("pairs") or data.get("entry_pairs"):
+        return data
+    priors = data.get("priors")
+    if isinstance(priors, dict) and any(isinstance(p, dict) and "interval" in p
+                                        for p in priors.values()):
+        return data
+    stripped = {k: v for k, v in data.items() if k not in ("secrets", "pairs", "mechanisms")}
+    return {**stripped, "entry_pairs": True}
 
 
 def chain_node(text: str, family, option: str) -> int:
@@ -92,20 +121,32 @@ def chain_node(text: str, family, option: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.bayesnet import BayesNetFamily
-    from pufferfish.models.errors import ModelError
     from pufferfish.verify.quilts.node_quilts import score_quilts
     from pufferfish.verify.quilts.scores import as_budget
 
     family = load_quilt_family(args)
     budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon else None
     if isinstance(family, BayesNetFamily):
-        node = next((n for n in family.nodes if str(n) == args.node), None)
-        if node is None:
-            raise ModelError(f"unknown node {args.node!r}; the nodes are "
-                             f"{[str(n) for n in family.nodes]}", "--node")
+        node = network_node(args.node, family, "--node")
     else:
         node = chain_node(args.node, family, "--node")
     result = score_quilts(family, node, budget, max_size=args.max_quilt_size,
                           max_candidates=args.max_quilts)
     emit(args, result.to_dict(), result.explain())
     return EXIT_OK
+
+
+def network_node(text: str, family, option: str):
+    """The node of a network family named ``text`` (its name, or a 1-based position)."""
+    from pufferfish.models.errors import ModelError
+
+    node = next((n for n in family.nodes if str(n) == text.strip()), None)
+    stripped = text.strip()
+    if node is None and stripped.isdigit() and len(stripped) < 20:
+        position = int(stripped)
+        if 1 <= position <= len(family.nodes):
+            node = family.nodes[position - 1]
+    if node is None:
+        raise ModelError(f"unknown node {text!r}; the nodes are "
+                         f"{[str(n) for n in family.nodes]}", option)
+    return node

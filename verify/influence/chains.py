@@ -54,7 +54,8 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, UnsupportedError
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio
-from pufferfish.models.priors import MarkovPrior
+from pufferfish.models.priors import IndependentPrior, MarkovPrior
+from pufferfish.verify.quilts.prior_networks import independent_as_chain
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.verify.numerics.intervals import UNIT_ROUNDOFF, dot_error_factor
 from pufferfish.verify.influence.curves import (InfluenceCurve, InfluencePoint, ProgressCallback, combine_pairs,
@@ -192,12 +193,18 @@ def _entry_value(secret: Secret) -> tuple[int, object]:
 
 
 def chain_priors(model: PufferfishModel) -> list[MarkovPrior]:
-    """The model's priors, all of which must be Markov chains over the attributes in order."""
+    """The model's priors, all of which must be Markov chains over the attributes in order.
+
+    An independent prior is the chain whose every row at step ``t`` is the marginal of attribute
+    ``t+1`` (:func:`independent_as_chain`).
+    """
     priors = []
     for name, prior in model.priors.items():
+        if isinstance(prior, IndependentPrior):
+            prior = independent_as_chain(prior, model.universe.domains)
         if not isinstance(prior, MarkovPrior):
             raise UnsupportedError(f"prior {name!r} is not a Markov chain; the structured "
-                                   "computation needs every prior to be one")
+                                   "computation needs every prior to be one", f"priors.{name}")
         priors.append(prior)
     if model.universe.explicit is not None:
         raise UnsupportedError("the structured chain computation needs the product universe "

@@ -17,7 +17,12 @@ cross-multiplications of integers.  Zero conventions follow Definition 5: a prio
 ``Pr[s_i|θ] = 0`` or ``Pr[s_j|θ] = 0`` imposes nothing (skipped); ``D_L`` with
 ``Pr[D_L|s_i,θ] = 0`` imposes nothing; ``Pr[D_L|s_i,θ] > 0 = Pr[D_L|s_j,θ]`` gives an infinite ratio.
 A direction that no prior constrains has ``a† = 0`` (ratio 1).  Interval families (Example 4.3)
-are not supported here (:class:`~pufferfish.models.errors.UnsupportedError`).
+enter exactly: for each ``D_L`` the supremum over the family is the largest conditional mass of
+``D_L`` given ``s_i`` over the smallest given ``s_j`` (the two conditionals are independent and
+each mass is linear in its conditional, so an extreme member attains it; ``_FamilyConditionals``);
+the point's ``prior`` names the family and ``p_given_first``/``p_given_second`` are those extremes.
+Max-influence (Definition 6) conditions on ``X_i = a``, which an interval family fixes only for its
+own secrets, so :func:`max_influence` refuses families.
 
 **Brute force over splits.**  ``a†`` is monotone in ``L`` (marginalising ``Data_L`` to a subset
 can only lower the maximal ratio: a ratio of sums is at most the largest ratio of terms), so
@@ -51,11 +56,13 @@ from pufferfish.models.kernel import integer_weights
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.mechanisms import jsonable_output
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from pufferfish.models.priors import IntervalFamily
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.influence.max_influence import MaxInfluence, max_influence_of_joints
 from pufferfish.verify.privacy.pufferfish import ratio_key
 from pufferfish.verify.privacy.supports import prior_supports
+from pufferfish.verify.transport.family_vertices import require_blocks
 from pufferfish.verify.report import Explained
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -187,12 +194,54 @@ class _Conditionals:
     denominator: int
 
 
-def _conditionals(model: PufferfishModel, first: Secret, second: Secret,
-                  max_datasets: int) -> tuple[list[_Conditionals], list[str]]:
-    if model.interval_families:
-        raise UnsupportedError("a(b)-influence over interval families is not supported; "
-                               "use finite priors")
-    tables, skipped = [], []
+@dataclass(frozen=True)
+class _FamilyConditionals:
+    """An interval family's conditionals for one ordered pair (``000 §4``, Example 4.3).
+
+    For a fixed ``D_L``, ``Pr[D_L | s, θ]`` is linear in ``θ(·|s)`` and the two secrets'
+    conditionals are chosen independently, so ``sup_θ Pr[D_L|s_i,θ] / Pr[D_L|s_j,θ]`` is the
+    family's largest ``Pr[D_L|s_i]`` over its smallest ``Pr[D_L|s_j]``, each found exactly by
+    :meth:`~pufferfish.models.priors.IntervalFamily.extreme_conditional` (greedy over the blocks)
+    and attained by an extreme member; the maximum over ``D_L`` then commutes with the supremum.
+    """
+
+    prior: str
+    family: IntervalFamily
+    first: str
+    second: str
+
+    def extremes(self, low: Sequence[int], key: tuple) -> tuple[Fraction, Fraction]:
+        """``(max_θ Pr[D_L = key | first], min_θ Pr[D_L = key | second])``."""
+        def indicator(secret: str) -> dict:
+            return {d: Fraction(int(tuple(d[k] for k in low) == key))
+                    for block in self.family.blocks[secret] for d in block.datasets}
+
+        top, _ = self.family.extreme_conditional(self.first, indicator(self.first), True)
+        bottom, _ = self.family.extreme_conditional(self.second, indicator(self.second), False)
+        return top, bottom
+
+    def leak(self, low: Sequence[int]) -> tuple[int, int, tuple | None]:
+        """As :func:`_leak_one`, over the whole family.  Cost ``O(|keys| · |datasets|)``."""
+        keys = dict.fromkeys(tuple(d[k] for k in low) for block in self.family.blocks[self.first]
+                             for d in block.datasets)
+        best_num, best_den, best_key = 0, 1, None
+        for key in keys:
+            top, bottom = self.extremes(low, key)
+            if not top:
+                continue
+            num = top.numerator * bottom.denominator
+            den = bottom.numerator * top.denominator
+            if best_key is None or num * best_den > best_num * den:
+                best_num, best_den, best_key = num, den, key
+                if not den:
+                    break
+        return best_num, best_den, best_key
+
+
+def _conditionals(model: PufferfishModel, first: Secret, second: Secret, max_datasets: int
+                  ) -> tuple[list[_Conditionals | _FamilyConditionals], list[str]]:
+    tables: list[_Conditionals | _FamilyConditionals] = []
+    skipped = []
     for name, support in prior_supports(model, max_datasets).items():
         ints, denominator = integer_weights([p for _, p in support])
         rows = []
@@ -208,6 +257,9 @@ def _conditionals(model: PufferfishModel, first: Secret, second: Secret,
             skipped.append(name)
             continue
         tables.append(_Conditionals(name, tuple(rows), mass_first, mass_second, denominator))
+    for name, family in model.interval_families.items():
+        require_blocks(name, family, (first.name, second.name), f"{first.name} -> {second.name}")
+        tables.append(_FamilyConditionals(name, family, first.name, second.name))
     return tables, skipped
 
 
@@ -245,7 +297,8 @@ def _leak(tables: Sequence[_Conditionals], low: Sequence[int], bound: Ratio | No
     best: Ratio = Fraction(1) if not tables else Fraction(0)
     witness = (None, None)
     for cond in tables:
-        num, den, key = _leak_one(cond, low)
+        num, den, key = (cond.leak(low) if isinstance(cond, _FamilyConditionals)
+                         else _leak_one(cond, low))
         if key is None:
             continue
         value: Ratio = INFINITY if not den else Fraction(num, den)
@@ -258,7 +311,10 @@ def _leak(tables: Sequence[_Conditionals], low: Sequence[int], bound: Ratio | No
     return best, witness[0], witness[1]
 
 
-def _marginal_prob(cond: _Conditionals, low: Sequence[int], key: tuple) -> tuple[Fraction, Fraction]:
+def _marginal_prob(cond: _Conditionals | _FamilyConditionals, low: Sequence[int], key: tuple
+                   ) -> tuple[Fraction, Fraction]:
+    if isinstance(cond, _FamilyConditionals):
+        return cond.extremes(low, key)
     ni = nj = 0
     for dataset, wi, wj in cond.rows:
         if tuple(dataset[k] for k in low) == key:
@@ -313,8 +369,10 @@ def max_influence(model: PufferfishModel, target: Iterable[int | str], source: i
     ``O(|Θ| · |support| + |Θ| d² |support|)``.
     """
     if model.interval_families:
-        raise UnsupportedError("max-influence over interval families is not supported; "
-                               "use finite priors")
+        raise UnsupportedError("max-influence conditions on X_i = a, but an interval family fixes "
+                               "only the conditionals of its own secrets; use finite priors, or "
+                               "the a(b)-influence curve with the family's secrets as the pair",
+                               "priors")
     (src,) = _indices(model, [source], "source")
     target_idx = _indices(model, target, "target")
     domain = model.universe.domains[src]

@@ -19,6 +19,12 @@ depends only on its multiset (runs are exchangeable) and the multinomial coeffic
 ratio, so it enumerates the ``C(m+r−1, r)`` multisets of the ``m`` outputs instead of ``m^r``
 sequences, with integer arithmetic (the kernel's common denominator cancels too).  ``ε_r / r`` tends
 to the largest NfC program value of the mechanism (the limit in the proof of Theorem 4).
+
+**Interval families** (Example 4.3) are attacked and levelled over the *whole* family, not one
+member: the probability of the observations given a secret is linear in that secret's conditional
+and the two conditionals are chosen independently, so for each ``N`` (each multiset) the worst
+member puts each block's mass on one dataset (the minimal supports the programs use) and is found
+exactly by :meth:`~pufferfish.models.priors.IntervalFamily.extreme_conditional`.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget, budget_float, compare_ratio, scale_budget
 from pufferfish.verify.nfc.programs import NfcProgram
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
+from pufferfish.verify.transport.family_vertices import require_blocks
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_RUNS = 200
@@ -97,11 +104,10 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     sides = {}
     for prior in priors:
         if prior in families:
-            # the member of the family whose conditionals have the program's supports
-            sides[prior] = (member_conditional(families[prior], first.name, program.d_star),
-                            member_conditional(families[prior], second.name, None,
-                                               _program_support(program, families[prior],
-                                                                second.name)))
+            # the whole family: every dataset of either secret; the worst member per N below
+            family = families[prior]
+            sides[prior] = tuple([(d, None) for block in family.blocks[name] for d in block.datasets]
+                                 for name in (first.name, second.name))
             continue
         support = supports[prior]
         sides[prior] = (_conditional(support, first.holds), _conditional(support, second.holds))
@@ -115,7 +121,9 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     for runs in range(1, max_runs + 1):
         counts = _round_counts([w for _, w in alpha], runs)
         for prior in priors:
-            ratio = _observation_ratio(sides[prior], likelihood, counts)
+            ratio = (_family_observation_ratio(families[prior], first.name, second.name,
+                                               sides[prior], likelihood, counts)
+                     if prior in families else _observation_ratio(sides[prior], likelihood, counts))
             if not compare_ratio(ratio, scale_budget(budget, runs)).holds:
                 return CompositionAttack(program.first, program.second, prior, budget, runs,
                                          tuple((o, c) for (o, _), c in zip(alpha, counts) if c),
@@ -125,56 +133,6 @@ def composition_attack(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     prior, counts, ratio = best if best else (priors[0], [], Fraction(1))
     return CompositionAttack(program.first, program.second, prior, budget, None,
                              tuple((o, c) for (o, _), c in zip(alpha, counts) if c), ratio, max_runs)
-
-
-def member_conditional(family: IntervalFamily, secret: str, include: Dataset | None,
-                       support: tuple[Dataset, ...] | None = None) -> list[tuple]:
-    """``θ(·|secret)`` of one member of an interval family, as ``[(D, p), ...]``.
-
-    With ``support`` (one dataset per block it meets, as :func:`pufferfish.verify.nfc.programs.minimal_supports`
-    returns) the member has exactly that support; otherwise the member's support contains
-    ``include`` and one dataset of each further block needed.  Masses start at the lower bounds,
-    blocks with lower bound 0 get a positive share, and the rest is poured greedily up to the
-    upper bounds, so every interval is met and every chosen dataset has positive mass.
-    """
-    blocks = family.blocks[secret]
-    if support is None:
-        chosen: dict[int, Dataset] = {}
-        for j, block in enumerate(blocks):
-            if include in block.datasets:
-                chosen[j] = include
-        for j, block in enumerate(blocks):
-            if block.lower > 0 and j not in chosen:
-                chosen[j] = block.datasets[0]
-        for j, block in enumerate(blocks):
-            if sum((blocks[k].upper for k in chosen), Fraction(0)) >= 1:
-                break
-            if block.upper > 0 and j not in chosen:
-                chosen[j] = block.datasets[0]
-    else:
-        chosen = {j: d for d in support for j, block in enumerate(blocks) if d in block.datasets}
-    masses = {j: blocks[j].lower for j in chosen}
-    remaining = 1 - sum(masses.values(), Fraction(0))
-    zero = [j for j in chosen if not masses[j]]
-    for j in zero:
-        masses[j] = min(blocks[j].upper, remaining / (2 * len(zero)))
-    remaining = 1 - sum(masses.values(), Fraction(0))
-    for j in chosen:
-        extra = min(remaining, blocks[j].upper - masses[j])
-        masses[j] += extra
-        remaining -= extra
-    return [(chosen[j], masses[j]) for j in chosen]
-
-
-def _program_support(program: NfcProgram, family: IntervalFamily, secret: str) -> tuple:
-    """The second secret's support the program was built for: its kept and excluded datasets."""
-    from pufferfish.verify.nfc.programs import minimal_supports
-
-    kept = {d for d, _ in program.beta} | set(program.excluded)
-    for support in minimal_supports(family, secret):
-        if kept <= set(support) and len(support) == program.datasets:
-            return support
-    return tuple(kept)
 
 
 def _conditional(support, holds) -> list[tuple]:
@@ -192,6 +150,36 @@ def _round_counts(weights: Sequence[Fraction], total: int) -> list[int]:
     for i in order[:missing]:
         counts[i] += 1
     return counts
+
+
+def _observation_likelihood(dataset: Dataset, likelihood, counts) -> Fraction:
+    """``Π_i P(ω_i|D)^{c_i}``."""
+    term = Fraction(1)
+    for p, c in zip(likelihood[dataset], counts):
+        if c:
+            term *= p ** c
+            if not term:
+                break
+    return term
+
+
+def _family_observation_ratio(family: IntervalFamily, first: str, second: str, sides,
+                              likelihood, counts) -> Ratio:
+    """The supremum over the whole interval family of the observations' likelihood ratio.
+
+    ``Pr[obs | s, θ] = Σ_D θ(D|s) L(D)`` is linear in ``θ(·|s)`` and the two secrets'
+    conditionals are independent, so the supremum is the family's largest ``Pr[obs|s1]`` over its
+    smallest ``Pr[obs|s2]``, each attained by an extreme member
+    (:meth:`~pufferfish.models.priors.IntervalFamily.extreme_conditional`: the minimal-support
+    members of the programs put each block's mass on one dataset, and these are such members).
+    """
+    top, _ = family.extreme_conditional(
+        first, {d: _observation_likelihood(d, likelihood, counts) for d, _ in sides[0]}, True)
+    bottom, _ = family.extreme_conditional(
+        second, {d: _observation_likelihood(d, likelihood, counts) for d, _ in sides[1]}, False)
+    if not bottom:
+        return INFINITY if top else Fraction(0)
+    return top / bottom
 
 
 def _observation_ratio(sides, likelihood, counts) -> Ratio:
@@ -262,7 +250,7 @@ def repeated_run_levels(model: PufferfishModel, mechanism: Mechanism, max_runs: 
                 continue
             updated = [p * v for p, v in zip(products, column)]
             counts[o] += 1
-            ratio, witness = _best_direction(directions, updated)
+            ratio, witness = _best_direction(directions, updated, table.dataset_index)
             if ratio_key(ratio) > ratio_key(best[size][0]):
                 multiset = tuple((table.outputs[j], c) for j, c in enumerate(counts) if c)
                 best[size] = (ratio, (witness[0], witness[1], multiset))
@@ -276,7 +264,14 @@ def repeated_run_levels(model: PufferfishModel, mechanism: Mechanism, max_runs: 
 
 
 def _directions(model: PufferfishModel, table: KernelTable, max_datasets: int) -> list[tuple]:
-    directions = []
+    """Each (ordered pair, prior) as integer weights on the table's rows; an interval family's
+    direction carries the family (its worst member is chosen per multiset)."""
+    directions: list[tuple] = []
+    for name, family in model.interval_families.items():
+        for pair in model.pairs:
+            require_blocks(name, family, (pair.first.name, pair.second.name), pair.label)
+            for first, second in pair.directions():
+                directions.append(((first.name, second.name), name, family, None, None, None))
     for prior, support in prior_supports(model, max_datasets).items():
         weights, _ = integer_weights([p for _, p in support])
         for pair in model.pairs:
@@ -291,10 +286,31 @@ def _directions(model: PufferfishModel, table: KernelTable, max_datasets: int) -
     return directions
 
 
-def _best_direction(directions, products) -> tuple[Ratio, tuple]:
+def _family_multiset_ratio(family: IntervalFamily, names: tuple[str, str], products: list[int],
+                           index: dict) -> Ratio:
+    """The supremum over the family of ``Pr[multiset|s1,θ] / Pr[multiset|s2,θ]``: linear in each
+    secret's conditional, so the family's largest numerator over its smallest denominator
+    (:meth:`~pufferfish.models.priors.IntervalFamily.extreme_conditional`)."""
+    def values(secret: str) -> dict:
+        return {d: Fraction(products[index[d]]) for block in family.blocks[secret]
+                for d in block.datasets}
+
+    top, _ = family.extreme_conditional(names[0], values(names[0]), True)
+    if not top:
+        return Fraction(0)
+    bottom, _ = family.extreme_conditional(names[1], values(names[1]), False)
+    return INFINITY if not bottom else top / bottom
+
+
+def _best_direction(directions, products, index: dict) -> tuple[Ratio, tuple]:
     best: Ratio = Fraction(0)
     witness = None
     for names, prior, side1, side2, mass1, mass2 in directions:
+        if isinstance(side1, IntervalFamily):
+            ratio = _family_multiset_ratio(side1, names, products, index)
+            if ratio and (witness is None or ratio_key(ratio) > ratio_key(best)):
+                best, witness = ratio, (names, prior)
+            continue
         numerator = sum(w * products[i] for i, w in side1)
         if not numerator:
             continue

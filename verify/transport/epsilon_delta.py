@@ -10,7 +10,11 @@ outputs ``P(M ∈ S | s_i) <= e^ε P(M ∈ S | s_j) + δ``.
 :func:`verify_epsilon_delta_mechanism` checks this on a model: for every prior and ordered pair it
 computes the certified hockey-stick divergence ``sup_S P(M ∈ S|s_i) − e^ε P(M ∈ S|s_j)``
 (:func:`pufferfish.verify.transport.laplace_level.laplace_mixture_hockey_stick`) and compares it
-with δ.  Cost: one ``wasserstein_parameter`` plus one hockey-stick bound per prior and ordered
+with δ.  An interval family (000 Example 4.3) is checked over its extreme members: the
+divergence is convex in the pair of conditionals (a supremum of linear functionals), so its
+maximum over the family sits at a pair of extreme conditionals
+(:mod:`pufferfish.verify.transport.family_vertices`); its ``W_δ`` is the outer bound of
+:func:`~pufferfish.verify.transport.parameter.wasserstein_parameter`.  Cost: one ``wasserstein_parameter`` plus one hockey-stick bound per prior and ordered
 pair.
 
 Example (two correlated bits, the sum, ε = 1, δ = 1/2: trimming halves ``W`` from 2 to 1):
@@ -103,8 +107,8 @@ def verify_epsilon_delta_mechanism(model: PufferfishModel, query: Callable[[Data
     scale = parameter.value / eps
     budget = parse_budget(fraction_str(eps))
     rows = []
-    for _, first, second, prior, d1, d2 in conditional_query_distributions(model, query,
-                                                                            max_datasets):
+    for _, first, second, prior, d1, d2 in conditional_query_distributions(
+            model, query, max_datasets, interval_families=True):
         if d1 is None or d2 is None:
             continue
         bound = laplace_mixture_hockey_stick(dict(d1.items()), dict(d2.items()), scale, budget)

@@ -40,6 +40,7 @@ from pufferfish.models.numbers import Ratio, fraction_str, ratio_key
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.privacy.supports import prior_supports
+from pufferfish.verify.transport.family_vertices import extreme_pushforwards, require_blocks
 from pufferfish.verify.transport.laplace_hockey import HockeyStickBound, laplace_mixture_hockey_stick
 from pufferfish.verify.transport.laplace_mixture import (MAX_BITS, LaplaceRatioBound, Measure, check_scale,
                                                          laplace_mixture_sup_ratio, log_bounds)
@@ -136,19 +137,25 @@ def _overall_relation(directions, budget: Budget, max_bits: int) -> str:
 
 
 def conditional_query_distributions(model: PufferfishModel, query: Callable[[Dataset], object],
-                                    max_datasets: int = DEFAULT_MAX_DATASETS
+                                    max_datasets: int = DEFAULT_MAX_DATASETS,
+                                    interval_families: bool = False
                                     ) -> Iterator[tuple[str, str, str, str, Distribution | None,
                                                         Distribution | None]]:
     """For each finite prior and each ordered pair: ``Pr[query(X) = · | s, θ]`` for both secrets.
 
     Yields ``(pair label, first, second, prior, P(F|first), P(F|second))`` with ``None`` for a
     secret of probability 0 under the prior (Definition 5 then imposes nothing).  Query values must
-    be numbers (int or Fraction).  Interval families are refused (their supremum over the
-    conditional polytope is not computed here).
+    be numbers (int or Fraction).  Interval families are refused unless ``interval_families`` is
+    true; then each family contributes every pair of its extreme conditionals (prior label
+    ``"family [i, j]"``), which is exact for every jointly quasi-convex quantity of the two
+    conditionals (:mod:`pufferfish.verify.transport.family_vertices`): the Laplace level and
+    ``W_∞``.
     """
-    if model.interval_families:
-        raise UnsupportedError("Laplace-noise levels are computed for finite priors only; the model "
-                               f"has interval families {sorted(model.interval_families)}", "priors")
+    if model.interval_families and not interval_families:
+        raise UnsupportedError("this quantity is computed for finite priors only (its maximum "
+                               "over an interval family is not shown to sit at the family's "
+                               "extreme members); the model has interval families "
+                               f"{sorted(model.interval_families)}", "priors")
     supports = prior_supports(model, max_datasets)
     cache: dict[tuple[str, str], Distribution | None] = {}
 
@@ -171,6 +178,18 @@ def conditional_query_distributions(model: PufferfishModel, query: Callable[[Dat
             for first, second in pair.directions():
                 yield (pair.label, first.name, second.name, prior, conditional(prior, first),
                        conditional(prior, second))
+    for name, family in model.interval_families.items():
+        vertices: dict[str, list[Distribution]] = {}
+        for pair in model.pairs:
+            require_blocks(name, family, (pair.first.name, pair.second.name), pair.label)
+            for first, second in pair.directions():
+                for secret in (first.name, second.name):
+                    if secret not in vertices:
+                        vertices[secret] = extreme_pushforwards(
+                            family, secret, lambda d: _query_value(query, d))
+                for i, d1 in enumerate(vertices[first.name]):
+                    for j, d2 in enumerate(vertices[second.name]):
+                        yield pair.label, first.name, second.name, f"{name} [{i}, {j}]", d1, d2
 
 
 def _query_value(query: Callable[[Dataset], object], dataset: Dataset) -> Fraction:
@@ -190,7 +209,10 @@ def laplace_pufferfish_level(model: PufferfishModel, query: Callable[[Dataset], 
     For every finite prior θ and ordered pair ``(s_i, s_j)`` with ``Pr[s_i|θ], Pr[s_j|θ] > 0``,
     the exact distributions of ``query(X)`` given each secret are computed from the prior's support
     and :func:`laplace_mixture_sup_ratio` bounds the likelihood-ratio supremum over all real outputs.
-    The level is ``log max(1, max sup)``; the witness is the worst (pair, prior, output).
+    The level is ``log max(1, max sup)``; the witness is the worst (pair, prior, output).  An
+    interval family contributes every pair of its extreme conditionals: the supremum is jointly
+    quasi-convex in the two conditionals, so this is the exact supremum over the whole family
+    (:mod:`pufferfish.verify.transport.family_vertices`).
 
     Cost: one pass over each prior's support per secret, then ``O(n)`` interval operations per
     direction (``n`` = number of query values).
@@ -198,8 +220,8 @@ def laplace_pufferfish_level(model: PufferfishModel, query: Callable[[Dataset], 
     sigma = check_scale(scale)
     directions: list[LaplaceDirection] = []
     skipped: list[tuple[str, str, str]] = []
-    for label, first, second, prior, d1, d2 in conditional_query_distributions(model, query,
-                                                                                max_datasets):
+    for label, first, second, prior, d1, d2 in conditional_query_distributions(
+            model, query, max_datasets, interval_families=True):
         if d1 is None or d2 is None:
             zero = first if d1 is None else second
             skipped.append((f"{first} -> {second}", prior, f"Pr[{zero} | {prior}] = 0"))

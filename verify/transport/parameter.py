@@ -93,7 +93,12 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
     """``W = sup_{(s_i,s_j) ∈ 𝒬, θ ∈ Θ} W_∞(μ_{i,θ}, μ_{j,θ})`` (Algorithm 1), or with ``delta > 0``
     the (ε, δ) variant's ``sup inf_{T_i,T_j} W_∞`` (Appendix A.4, step 3).
 
-    ``W_∞`` is symmetric, so each unordered (pair, prior) is computed once.  Raises
+    ``W_∞`` is symmetric, so each unordered (pair, prior) is computed once.  With ``delta = 0`` an
+    interval family enters through its extreme conditionals, exactly (``W_∞`` is jointly
+    quasi-convex, :mod:`pufferfish.verify.transport.family_vertices`).  The trimmed distance is not
+    known to be quasi-convex, so with ``delta > 0`` a family contributes the untrimmed ``W_∞`` of
+    its extreme members, a certified outer bound of its trimmed supremum (trimming nothing is one
+    admissible trimming), labelled so in the witness's prior.  Raises
     :class:`ModelError` when every (pair, prior) has a secret of probability 0 (nothing to check).
     Cost: the conditionals (one pass over each prior's support per secret) plus one ``W_∞`` per
     pair and prior.
@@ -102,8 +107,8 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
     distances: list[PairDistance] = []
     skipped: list[tuple[str, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    for label, first, second, prior, d1, d2 in conditional_query_distributions(model, query,
-                                                                                max_datasets):
+    for label, first, second, prior, d1, d2 in conditional_query_distributions(
+            model, query, max_datasets, interval_families=True):
         if (label, prior) in seen:
             continue
         seen.add((label, prior))
@@ -112,7 +117,13 @@ def wasserstein_parameter(model: PufferfishModel, query: Callable[[Dataset], obj
             skipped.append((label, prior, f"Pr[{zero} | {prior}] = 0"))
             continue
         m1, m2 = dict(d1.items()), dict(d2.items())
-        distance = w_infinity(m1, m2) if delta == 0 else trimmed_w_infinity(m1, m2, delta)
+        if delta and prior not in model.finite_priors:
+            # an extreme member of an interval family: the untrimmed distance bounds the trimmed
+            # one over the whole family from above (trimming nothing is one admissible trimming)
+            prior = f"{prior} (untrimmed W∞: an outer bound)"
+            distance = trimmed_w_infinity(m1, m2, Fraction(0))
+        else:
+            distance = w_infinity(m1, m2) if delta == 0 else trimmed_w_infinity(m1, m2, delta)
         distances.append(PairDistance(label, first, second, prior, distance))
     if not distances:
         reasons = "; ".join(f"{p} under {q}: {r}" for p, q, r in skipped)

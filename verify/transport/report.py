@@ -108,7 +108,7 @@ def _delta_text(source: str, query: str, result) -> str:
         distance = parameter.witness.distance
         lines.append(f"witness: pair {parameter.witness.pair} under prior "
                      f"{parameter.witness.prior}; partial coupling of mass "
-                     f"{fraction_str(1 - result.delta)} (certificate verified: {distance.verify()}):")
+                     f"{fraction_str(1 - distance.delta)} (certificate verified: {distance.verify()}):")
         lines.append(table(["first", "second", "mass", "moved"],
                            _coupling_rows(distance.partial_coupling)))
     rows = [[f"{a} -> {b}", p, f"[{h.to_dict()['hockey_stick']['lower_float']:.6g}, "
