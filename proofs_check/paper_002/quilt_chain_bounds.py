@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import product
 
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily, chain_family_parameters, eigengap_interval
@@ -315,7 +316,7 @@ def _check_thm44(instance: Instance) -> ClaimOutcome:
     pi, g = chain_family_parameters(ChainFamily(chains))
     a = thm44_a(pi, g, eps)
     t_min = 2 * a + 3
-    bound = (2 * a - 1) / (float(eps) / 2)
+    bound = Fraction(2 * (2 * a - 1)) / eps          # (2a − 1)/(ε/2), exact
     for T in (t_min, t_min + 1, 2 * t_min, 4 * t_min):
         for method, result in (("approx", mqm_chain_approx(T, eps_text, pi, g)),
                                ("approx-fast", mqm_chain_approx(T, eps_text, pi, g, fast=True)),
@@ -323,11 +324,11 @@ def _check_thm44(instance: Instance) -> ClaimOutcome:
                                    c.with_initial(c.initial, c.name) for c in
                                    (MarkovChain(c.states, c.matrix, T, c.initial, c.name)
                                     for c in chains))), eps_text))):
-            if result.sigma[0] > bound * (1 + 1e-12):
+            if Fraction(result.sigma[0]) > bound:        # certified lower end of σ_max, exactly
                 return fail("002.thm4.4.utility", instance,
                             f"T={T}, {method}: σ_max ≥ {result.sigma[0]:.10g} > (2a−1)/(ε/2) = "
-                            f"{bound:.10g} (a = {a})", None)
-    return ClaimOutcome(True, f"a = {a}: σ_max ≤ {bound:.6g} for T = {t_min}..{4 * t_min}")
+                            f"{float(bound):.10g} (a = {a})", None)
+    return ClaimOutcome(True, f"a = {a}: σ_max ≤ {float(bound):.6g} for T = {t_min}..{4 * t_min}")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -339,17 +340,62 @@ def _gamma_instances() -> Iterator[Instance]:
         yield Instance(f"p0={p0}, p1={p1}", {"p0": Fraction(p0), "p1": Fraction(p1)})
 
 
+def gamma_ratio_by_definition(p0: Fraction, p1: Fraction, length: int = 5) -> Fraction:
+    """``exp(2γ)`` from B.10's definition, by brute force over the joint law of a binary chain.
+
+    ``γ_ij = max ½ log P(X_i ∈ S | x_{−i}) / P(X_i ∈ S | x'_{−i})`` over events ``S`` and
+    ``x_{−i}, x'_{−i}`` differing only at ``X_j``; here over every interior node ``i`` of a chain of
+    ``length`` nodes (uniform start), ``j = i ± 1``, both values of every other node and ``S = {0}``,
+    ``{1}`` (``S = {0, 1}`` gives 1).  The conditionals are ratios of joint probabilities
+    ``P(x) = π(x_1) Π P(x_t, x_{t+1})`` summed over ``x_i`` — nothing assumes the Markov
+    blanket, which :func:`pufferfish.verify.quilts.gk16.gk16_gamma_ratio` uses.  Pairs with a zero
+    conditional are skipped (the ratio is then undefined or infinite on an impossible context).
+    Cost: ``O(4^length)``.
+
+    >>> gamma_ratio_by_definition(Fraction(1, 2), Fraction(1, 2))
+    Fraction(1, 1)
+    """
+    P = ((p0, 1 - p0), (1 - p1, p1))
+
+    def joint(x: tuple) -> Fraction:
+        value = Fraction(1, 2)
+        for a, b in zip(x, x[1:]):
+            value *= P[a][b]
+        return value
+
+    def conditional(s: int, i: int, rest: tuple) -> Fraction | None:
+        weights = [joint(rest[:i] + (v,) + rest[i:]) for v in (0, 1)]
+        total = weights[0] + weights[1]
+        return weights[s] / total if total else None
+
+    best = Fraction(1)
+    for i in range(1, length - 1):
+        for rest in product((0, 1), repeat=length - 1):
+            for j in (i - 1, i):            # the positions of X_{i-1}, X_{i+1} in x_{-i}
+                other = rest[:j] + (1 - rest[j],) + rest[j + 1:]
+                for s in (0, 1):
+                    num, den = conditional(s, i, rest), conditional(s, i, other)
+                    if num and den:
+                        best = max(best, num / den)
+    return best
+
+
 def _check_gamma(instance: Instance) -> ClaimOutcome:
     p0, p1 = instance.params["p0"], instance.params["p1"]
-    definition = gk16_gamma_ratio(p0, p1)
+    definition = gamma_ratio_by_definition(p0, p1)
+    library = gk16_gamma_ratio(p0, p1)
     printed = gk16_gamma_paper_ratio(p0, p1)
+    chain = chain_model((MarkovChain.binary(p0, p1, 3, ["1/2", "1/2"]),))
+    if library != definition:
+        return fail("002.B10.gamma_formula", instance,
+                    f"exp(2γ) by brute force over the joint law = {fraction_str(definition)} but "
+                    f"the toolkit's Markov-blanket formula gives {fraction_str(library)}", chain)
     if definition != printed:
         return fail("002.B10.gamma_formula", instance,
                     f"exp(2γ) from the definition = {fraction_str(definition)} "
                     f"(γ ≈ {0.5 * math.log(definition):.6g}); the printed closed form gives "
-                    f"{fraction_str(printed)} (γ ≈ {0.5 * math.log(printed):.6g})",
-                    chain_model((MarkovChain.binary(p0, p1, 3, ["1/2", "1/2"]),)))
-    return ClaimOutcome(True, f"exp(2γ) = {fraction_str(definition)}")
+                    f"{fraction_str(printed)} (γ ≈ {0.5 * math.log(printed):.6g})", chain)
+    return ClaimOutcome(True, f"exp(2γ) = {fraction_str(definition)} (brute force = printed)")
 
 
 def register_claims() -> None:
@@ -393,4 +439,4 @@ def register_claims() -> None:
           "closed form printed in Appendix B.10.", _gamma_instances, _check_gamma)
 
 
-__all__ = ["thm44_a", "register_claims"]
+__all__ = ["thm44_a", "gamma_ratio_by_definition", "register_claims"]
