@@ -25,6 +25,7 @@ kernels with no zero entries so no dataset is excluded.  Every quantity is exact
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -37,7 +38,8 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_st
 from pufferfish.models.priors import MarkovPrior, TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import (endpoints, interval_context, log_enclosure, log_interval,
                                                   rational_interval)
@@ -299,6 +301,12 @@ def _max_log_ratio(model: PufferfishModel, mechanism) -> Fraction:
 DUALITY_GAP = Fraction(1, 10**6)
 
 
+def dual_constraint_value(log_star, weighted_log):
+    """The printed dual's lower bound on ``ε'_0`` at one output: ``log P(ω_i|D*) − Σ_ℓ β_ℓ log
+    P(ω_i|D_ℓ)`` (Appendix C: ``ε'_0 − log P(ω_i|D*) + Σ_ℓ β_ℓ log P(ω_i|D_ℓ) >= 0``)."""
+    return log_star - weighted_log
+
+
 def certified_duality_gap(model: PufferfishModel, mechanisms, program, bits: int = _BITS):
     """Certified ``[L, U]`` with primal value >= L and dual value <= U, from the program's exact α, β.
 
@@ -348,9 +356,10 @@ def certified_duality_gap(model: PufferfishModel, mechanisms, program, bits: int
         primal = low if primal is None else min(primal, low)
     dual = None
     for mech, output, _ in rows.values():
-        total = log_of(mech, output, program.d_star)
+        weighted = context.mpf(0)
         for dataset, weight in beta.items():
-            total -= rational_interval(context, weight) * log_of(mech, output, dataset)
+            weighted += rational_interval(context, weight) * log_of(mech, output, dataset)
+        total = dual_constraint_value(log_of(mech, output, program.d_star), weighted)
         high = endpoints(total)[1]
         dual = high if dual is None else max(dual, high)
     return primal, dual, None
@@ -400,25 +409,77 @@ def duality_instances() -> Iterator[Instance]:
     yield from limit_instances()
 
 
-def _claim(claim_id: str, statement: str, generate, check, section: str = SECTION) -> None:
-    register(Claim(claim_id, PAPER, section, statement, generate, check))
+def _claim(claim_id: str, statement: str, generate, check, section: str = SECTION,
+           mutants: tuple[Mutant, ...] = ()) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check, mutants=mutants))
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants
+# --------------------------------------------------------------------------------------------
+
+_THIS = sys.modules[__name__]
+_ORIGINAL_NFC = nfc_programs
+
+
+def _diagonal_prior_instance() -> Instance:
+    """Randomized response under a prior that gives every neighbour of D* probability 0: the
+    one-hot β is then not a point of the proof's dual programs (the check's hypothesis)."""
+    u2 = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    prior = TablePrior("diagonal", Distribution({(0, 0): Fraction(1, 2), (1, 1): Fraction(1, 2)}))
+    return Instance("randomized response keep 3/4 under a prior on {(0,0), (1,1)}",
+                    {"model": _entry_model(u2, {"diagonal": prior},
+                                           RandomizedResponse("rr", u2, Fraction(3, 4)))})
+
+
+def _dp_instance() -> list[Instance]:
+    """A DP mechanism (not a collapse mechanism) whose NfC value is below its Pufferfish level."""
+    u2 = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    return [Instance("randomized response keep 3/4, sticky chain",
+                     {"model": _entry_model(u2, {"s": _sticky(u2, Fraction(9, 10))},
+                                            RandomizedResponse("rr", u2, Fraction(3, 4)))})]
+
+
+def _doubled_value(model, mechanisms, *args, **kwargs):
+    """Mutant of the limit: ε_r / r tends to twice the largest program value."""
+    import dataclasses
+
+    result = _ORIGINAL_NFC(model, mechanisms, *args, **kwargs)
+    return dataclasses.replace(result, lower=2 * result.lower, upper=2 * result.upper)
+
+
+_MUTANTS = {
+    "000.thm4.dp_one_hot": (on("a prior with zeros on every neighbour of D*", check_dp_one_hot,
+                               lambda: [_diagonal_prior_instance()]),),
+    "000.thm4.collapse_fails": (on("a per-entry DP mechanism instead of a collapse mechanism",
+                                   check_collapse_fails, _dp_instance),),
+    "000.thm4.limit": (patched("ε_r / r tends to twice the program value", check_limit,
+                               lambda: list(limit_instances())[:2], _THIS,
+                               nfc_programs=_doubled_value),),
+    "000.thm4.strong_duality": (patched("dual constraint with the sign of Σ β_ℓ log P flipped",
+                                        check_strong_duality, lambda: list(limit_instances())[:1],
+                                        _THIS,
+                                        dual_constraint_value=lambda star, weighted: star + weighted),),
+}
 
 
 _claim("000.thm4.dp_one_hot",
        "A per-entry ε_DP mechanism satisfies Theorem 4's necessary condition at ε_DP: for every "
        "ordered pair and D*, Equation 1 holds with a one-hot β on the neighbouring dataset "
        "(differential privacy inequalities are a subset of the NfC constraints).",
-       dp_instances, check_dp_one_hot)
+       dp_instances, check_dp_one_hot, mutants=_MUTANTS["000.thm4.dp_one_hot"])
 _claim("000.thm4.collapse_fails",
        "The collapse mechanisms of Examples 4.1–4.3 do not compose linearly: their NfC value exceeds "
        "their single-run Pufferfish level (the condition of Theorem 4 fails at that level).",
-       collapse_instances, check_collapse_fails, "§5.1, Theorem 4 with §4, Examples 4.1–4.3")
+       collapse_instances, check_collapse_fails, "§5.1, Theorem 4 with §4, Examples 4.1–4.3",
+       _MUTANTS["000.thm4.collapse_fails"])
 _claim("000.thm4.limit",
        "Running the mechanism r times, ε_r / r tends to the largest NfC program value (the limit "
        "r → ∞ in the proof of Theorem 4); checked as r·V − log(1/θ_min) − k·d_max <= ε_r <= "
        "r·V + log(1/θ_min) for r = 1..6.",
-       limit_instances, check_limit, "Appendix C, proof of Theorem 4")
+       limit_instances, check_limit, "Appendix C, proof of Theorem 4", _MUTANTS["000.thm4.limit"])
 _claim("000.thm4.strong_duality",
        "Each NfC primal program and its dual have the same optimal value (strong duality), and the "
        "primal's constraint duals are an optimal convex combination β.",
-       duality_instances, check_strong_duality, "Appendix C, proof of Theorem 4 (dual programs)")
+       duality_instances, check_strong_duality, "Appendix C, proof of Theorem 4 (dual programs)",
+       _MUTANTS["000.thm4.strong_duality"])

@@ -22,6 +22,7 @@ budgets 1/10, 1/2, 2 and log(3).
 from __future__ import annotations
 
 import random
+import sys
 from itertools import combinations
 from collections.abc import Iterator
 from fractions import Fraction
@@ -34,6 +35,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
+from pufferfish.proofs_check.paper_000.mutation import on, patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
 from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_budget
 from pufferfish.verify.privacy.dp import dp_level
@@ -307,19 +309,78 @@ def check_pufferfish_dp(instance: Instance) -> ClaimOutcome:
     return ClaimOutcome(True, "neither level increased")
 
 
+# --------------------------------------------------------------------------------------------
+# Mutants
+# --------------------------------------------------------------------------------------------
+
+_THIS = sys.modules[__name__]
+
+
+def _reads_the_dataset(mechanism, dataset, event: frozenset) -> Fraction:
+    """Mutant of post-processing: the map depends on the dataset (the complement event when the
+    first entry is 1), which no post-processor can do."""
+    probability = sum((p for o, p in mechanism.distribution(dataset).items() if o in event),
+                      Fraction(0))
+    return 1 - probability if dataset[0] == 1 else probability
+
+
+def _revealing_search(constraints: ConstraintSet, mechanism, trials: int, rng):
+    """Mutant of the search: a "post-processor" that outputs the dataset itself (it reads the
+    data, not the mechanism's output); returned only if it really breaks a constraint."""
+    post = TableMechanism("reveal", {d: Distribution.point(repr(d)) for d in constraints.datasets})
+    if any(not evaluate_constraint(c, post, constraints.budget).holds
+           for c in constraints.constraints):
+        return 1, post
+    return 0, None
+
+
+def _not_a_postprocessor() -> list[Instance]:
+    """The "post-processed" mechanism is a sharper mechanism of the data, not A∘M."""
+    universe = Universe.product(["x1", "x2"], [[0, 1]] * 2)
+    secrets = entry_secrets(universe)
+    model = PufferfishModel(universe, {"u": TablePrior("u", Distribution.uniform(
+        list(universe.datasets())))}, secrets, entry_pairs(universe, secrets), {})
+    return [Instance("randomized response keep 3/5 'post-processed' into keep 9/10", {
+        "model": model, "mechanism": RandomizedResponse("m", universe, Fraction(3, 5)),
+        "post": RandomizedResponse("A∘m", universe, Fraction(9, 10))})]
+
+
+def _first(generate, count: int = 1):
+    return lambda: list(generate())[:count]
+
+
+_MUTANTS = {
+    "000.thm5.one_hot_invariant": (patched("a post-processor that reads the dataset",
+                                           check_one_hot_invariant, _first(one_hot_sets), _THIS,
+                                           _event_probability=_reads_the_dataset),),
+    "000.thm5.mixed_not_invariant": (on("a β of two nonzero entries (the claim is violated on every "
+                                        "instance, so this only confirms the check can fail)",
+                                        check_mixed_not_invariant, _first(mixed_sets)),),
+    "000.thm5.pufferfish_dp_invariance": (on("a map that reads the data instead of the output",
+                                             check_pufferfish_dp, _not_a_postprocessor),),
+    "000.thm5.every_constraint_invariant": (patched(
+        "a post-processor that reads the dataset", check_every_constraint,
+        _first(every_constraint_instances), _THIS, random_postprocessing_search=_revealing_search),),
+}
+
+
 register(Claim("000.thm5.one_hot_invariant", PAPER, "§5.2, Theorem 5 (first part)",
                "If every convex combination β of a non-redundant NfC constraint set is one-hot "
                "(DP-style), the set is post-processing invariant.",
-               one_hot_sets, check_one_hot_invariant))
+               one_hot_sets, check_one_hot_invariant,
+               mutants=_MUTANTS["000.thm5.one_hot_invariant"]))
 register(Claim("000.thm5.mixed_not_invariant", PAPER, "§5.2, Theorem 5 (second part); App. C",
                "If a β of a non-redundant NfC constraint set has two or more nonzero entries, the set "
                "is not post-processing invariant: the proof's mechanism M̂ meets every constraint and "
                "A∘M̂ violates the mixed one.",
-               mixed_sets, check_mixed_not_invariant))
+               mixed_sets, check_mixed_not_invariant,
+               mutants=_MUTANTS["000.thm5.mixed_not_invariant"]))
 register(Claim("000.thm5.pufferfish_dp_invariance", PAPER, "§2.1–2.2 (post-processing invariance)",
                "Post-processing never increases the Pufferfish level or the DP level of a mechanism.",
-               random_models, check_pufferfish_dp))
+               random_models, check_pufferfish_dp,
+               mutants=_MUTANTS["000.thm5.pufferfish_dp_invariance"]))
 register(Claim("000.thm5.every_constraint_invariant", PAPER, "§5.2 (observation beyond the paper)",
                "Observation: every NfC constraint, mixed β included, is preserved by every "
                "post-processing (the weighted geometric mean is superadditive).",
-               every_constraint_instances, check_every_constraint, observation=True))
+               every_constraint_instances, check_every_constraint, observation=True,
+               mutants=_MUTANTS["000.thm5.every_constraint_invariant"]))
