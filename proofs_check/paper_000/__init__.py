@@ -7,5 +7,6 @@ CLAIM_MODULES = (
     "nfc",  # §5.1, Theorem 4
     "postprocessing",  # §5.2, Theorem 5
     "influence",  # §6, Theorems 6–9
+    "group_dp",  # §2.1, Definition 3
 )
 """The modules that register this paper's claims when imported (in this order)."""
