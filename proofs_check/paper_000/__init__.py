@@ -8,5 +8,6 @@ CLAIM_MODULES = (
     "postprocessing",  # §5.2, Theorem 5
     "influence",  # §6, Theorems 6–9
     "group_dp",  # §2.1, Definition 3
+    "algorithms",  # Appendix B, Algorithm 1
 )
 """The modules that register this paper's claims when imported (in this order)."""
