@@ -9,5 +9,6 @@ CLAIM_MODULES = (
     "influence",  # §6, Theorems 6–9
     "group_dp",  # §2.1, Definition 3
     "algorithms",  # Appendix B, Algorithm 1
+    "influence_curve",  # §6.1, Definition 7
 )
 """The modules that register this paper's claims when imported (in this order)."""
