@@ -10,5 +10,6 @@ CLAIM_MODULES = (
     "group_dp",  # §2.1, Definition 3
     "algorithms",  # Appendix B, Algorithm 1
     "influence_curve",  # §6.1, Definition 7
+    "figure2",  # §6.3, Figure 2(a)
 )
 """The modules that register this paper's claims when imported (in this order)."""
