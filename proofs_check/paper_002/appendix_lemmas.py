@@ -1,12 +1,21 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` Appendix A.2 (Lemma A.6) and B.9 (Lemma B.12), as printed.
+"""Claims of ``002_e1f2e9a9937b8cda.txt`` Appendix A.2 (Theorem A.5, Lemma A.6) and B.9 (Lemma
+B.12), as printed.
 
 =============================  ==============================================================
+``002.thmA5.group_dp``         the Global Sensitivity Mechanism F + Lap(Δ_𝒢/ε) is ε-group DP:
+                               for x, y differing only in a group the Laplace density ratio
+                               ``sup_w e^{ε(|w−F(y)| − |w−F(x)|)/Δ_𝒢} = e^{ε|F(x)−F(y)|/Δ_𝒢}``
+                               is <= e^ε
 ``002.lemA6.mixture``          W∞(Σ c_i μ_i, Σ c_i ν_i) <= max_i W∞(μ_i, ν_i) for mixtures with
                                shared coefficients
 ``002.lemB12.binary_chain``    a binary chain with every P_ij > 0 is aperiodic, irreducible
                                and reversible
 =============================  ==============================================================
 
+Theorem A.5: ``|F(x) − F(y)|`` is maximised by brute force over every pair of datasets that
+differ only inside one group, independently of the toolkit's ``group_sensitivity`` (which fixes
+Δ_𝒢, hence the scale); the density ratio's supremum is attained for ``w`` beyond both values, so
+the statement holds iff that maximum is <= Δ_𝒢 — one exact comparison.
 Lemma A.6: the mixture's W∞ is computed by an exact max-flow
 (:func:`pufferfish.verify.transport.w_infinity.w_infinity_by_max_flow`) and each component's by
 the comonotone coupling (:func:`pufferfish.verify.transport.w_infinity.w_infinity`, certificates
@@ -33,7 +42,55 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.proofs_check.paper_000.mutation import patched
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
+from pufferfish.verify.transport.groups import group_sensitivity
 from pufferfish.verify.transport.w_infinity import w_infinity, w_infinity_by_max_flow
+
+# --------------------------------------------------------------------------------------------
+# Theorem A.5
+# --------------------------------------------------------------------------------------------
+
+
+def largest_group_change(universe, query, groups) -> Fraction:
+    """``max |F(x) − F(y)|`` over all pairs x, y that differ only inside one group (brute force,
+    ``O(|𝒰|² · |groups|)``)."""
+    datasets = list(universe.datasets())
+    values = {d: Fraction(query(d)) for d in datasets}
+    best = Fraction(0)
+    for group in groups:
+        outside = [i for i in range(universe.width) if i not in set(group)]
+        for x in datasets:
+            for y in datasets:
+                if all(x[i] == y[i] for i in outside):
+                    best = max(best, abs(values[x] - values[y]))
+    return best
+
+
+def check_group_dp(instance: Instance) -> ClaimOutcome:
+    from pufferfish.proofs_check.paper_002 import wasserstein
+
+    p = instance.params
+    model = wasserstein._model(p["universe"], p["priors"])
+    query = wasserstein.parse_query(p["query"], model.universe)
+    groups = p.get("blocks") or wasserstein.dependence_groups(model)
+    sensitivity, _ = group_sensitivity(model.universe, query, groups)
+    change = largest_group_change(model.universe, query, groups)
+    detail = (f"groups {groups}: Δ_𝒢 = {fraction_str(sensitivity)}; largest change inside a group "
+              f"{fraction_str(change)}: density ratio <= e^(ε·{fraction_str(change)}/Δ_𝒢)")
+    if sensitivity == 0:
+        return ClaimOutcome(change == 0, detail + " (constant within groups: no noise needed)")
+    return ClaimOutcome(change <= sensitivity, detail)
+
+
+def _group_dp_instances() -> Iterator[Instance]:
+    from pufferfish.proofs_check.paper_002.wasserstein import theorem33_instances
+
+    return theorem33_instances()
+
+
+def _singleton_sensitivity(universe, query, groups, *args):
+    """Mutant of Definition A.3: the sensitivity to single entries, groups ignored."""
+    return _ORIGINAL_GROUP_SENSITIVITY(universe, query, [[i] for i in range(universe.width)])
+
 
 # --------------------------------------------------------------------------------------------
 # Lemma A.6
@@ -196,6 +253,16 @@ def check_binary_chain(instance: Instance) -> ClaimOutcome:
 
 
 _THIS = sys.modules[__name__]
+_ORIGINAL_GROUP_SENSITIVITY = group_sensitivity
+
+register(Claim(
+    "002.thmA5.group_dp", PAPER, "Appendix A.2, Theorem A.5",
+    "The Global Sensitivity Mechanism F(x) + Lap(Δ_𝒢F/ε) guarantees ε-group DP: for every group "
+    "G_k, all x, y differing only in G_k and every w, the output densities differ by at most e^ε.",
+    _group_dp_instances, check_group_dp,
+    mutants=(patched("Δ_𝒢 computed with singleton groups", check_group_dp,
+                     lambda: [i for i in _group_dp_instances() if "blocks" in i.params][:1], _THIS,
+                     group_sensitivity=_singleton_sensitivity),)))
 
 register(Claim(
     "002.lemA6.mixture", PAPER, "Appendix A.2, Lemma A.6",

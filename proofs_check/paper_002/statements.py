@@ -48,9 +48,7 @@ STATEMENTS: tuple[Statement, ...] = (
               reason=_DEFINITION + "pufferfish.verify.transport.groups.group_sensitivity"),
     Statement("Definition A.4", "Appendix A.2", reason=_DEFINITION + "F + Lap(Δ_𝒢/ε) (the group-DP "
               "baseline of Theorem 3.3)"),
-    Statement("Theorem A.5", "Appendix A.2", reason="the Laplace mechanism with global "
-              "sensitivity is group DP: for x, y differing in one group the density ratio is at "
-              "most exp(ε|F(x) − F(y)|/Δ_𝒢) <= e^ε by Definition A.3 alone; not a registered claim"),
+    Statement("Theorem A.5", "Appendix A.2", claims=("002.thmA5.group_dp",)),
     Statement("Lemma A.6", "Appendix A.2", claims=("002.lemA6.mixture",)),
     Statement("A.3 optimality example", "Appendix A.3", claims=("002.A3.optimality",),
               reason="the asymptotic form α = Ω(Δ/ε) is checked through its finite consequence: "
