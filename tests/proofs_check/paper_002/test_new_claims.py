@@ -15,7 +15,8 @@ from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio
 def test_lemma_claims_hold():
     report = run_claims([c for c in claims_for(paper="002")
                          if c.id in ("002.lemA6.mixture", "002.lemB12.binary_chain",
-                                     "002.thmA5.group_dp", "002.A3.optimality")])
+                                     "002.thmA5.group_dp", "002.A3.optimality",
+                                     "002.B10.spectral_norm")])
     assert report.holds, report.explain()
 
 
