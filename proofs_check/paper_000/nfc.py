@@ -3,14 +3,16 @@ argument of its proof (Appendix C).
 
 =============================  ==============================================================
 ``000.thm4.dp_one_hot``        per-entry ε_DP mechanisms (randomized response, clamped geometric
-                               noise on a count, random ε_DP kernels) meet the necessary
-                               condition at ε_DP with a one-hot β (a DP-style constraint)
+                               noise on a count, random ε_DP kernels): ε_DP by brute force over
+                               neighbours, then Equation 1 with the one-hot β on D*'s neighbour
+                               decided exactly, and the certified program value <= ε_DP
 ``000.thm4.collapse_fails``    the mechanisms of Examples 4.1–4.3 fail the condition at their
                                single-run Pufferfish levels
 ``000.thm4.limit``             ε_r / r tends to the largest program value: for every r,
                                r·V − log(1/θ_min) − k·d_max <= ε_r <= r·V + log(1/θ_min)
-``000.thm4.strong_duality``    every program solved has primal value = dual value (solver
-                               tolerance) and CVXPY's constraint duals are an optimal β
+``000.thm4.strong_duality``    the paper's primal and printed dual programs, written out again
+                               from the model and evaluated at the solver's exact α and β with
+                               certified logs, enclose both optimal values within 10^-6
 =============================  ==============================================================
 
 The sandwich of ``000.thm4.limit`` is the quantitative form of the proof's limit (a weighted

@@ -2,8 +2,8 @@
 
 =====================================  ======================================================
 ``000.thm5.one_hot_invariant``         a set whose β are all one-hot is post-processing
-                                       invariant (random mechanisms meeting it, random
-                                       post-processors: no violation)
+                                       invariant: decided exactly over every post-processor
+                                       (its extreme points are the events S ⊆ Ω)
 ``000.thm5.mixed_not_invariant``       a non-redundant set with a β of two or more nonzero
                                        entries is not invariant: the proof's construction
                                        (M̂, A) must give an exactly verified violation

@@ -13,7 +13,8 @@ behind MQMApprox on chains and the algorithms that use them.
 ``002.alg4.literal_finite``           Algorithm 4 as printed gives every node a finite σ_i
 ``002.thm4.4.utility``                Theorem 4.4 / Lemma B.8: σ_max ≤ (2a−1)/(ε/2) ≤ 4a/ε
 ``002.B10.gamma_formula``             Appendix B.10: the printed closed form of γ equals the
-                                      definition of the multiplicative influence
+                                      definition of the multiplicative influence (computed by
+                                      brute force over the joint law)
 ====================================  =========================================================
 
 Transcendental comparisons are certified in a private interval context
