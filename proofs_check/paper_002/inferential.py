@@ -4,7 +4,14 @@
 ``002.B10.spectral_norm``      if the multiplicative influence matrix Γ has spectral norm < 1,
                                an ε-DP mechanism gives 2ε Σ_j φ_ij inferential privacy for every
                                X_i, Φ = (I − Γ)^{-1}
+``002.B10.gamma_structure``    for a binary chain Γ is zero off the sub/super-diagonals and every
+                               entry with |i − j| = 1 is the same γ (as printed)
 =============================  ==============================================================
+
+``002.B10.gamma_structure`` computes every γ_ij (i ≠ j) by brute force from the joint law of a
+chain of 5 nodes started in its stationary law; the ends, whose conditional depends on one
+neighbour only, are where equal entries can fail (a smaller end entry keeps [11]'s bound valid,
+since Φ grows with Γ).
 
 Everything is computed from the definitions, on binary chains of 3–4 nodes with every entry a
 secret: each γ_ij (``|i − j| = 1``, both orders, end nodes included) by brute force over the
@@ -37,9 +44,8 @@ from pufferfish.verify.privacy.pufferfish import pufferfish_level
 _BITS = 120
 
 
-def influence_ratios(p0: Fraction, p1: Fraction, initial: tuple[Fraction, Fraction],
-                     length: int) -> dict[tuple[int, int], Fraction]:
-    """``(i, j) -> e^{2γ_ij}`` for ``|i − j| = 1`` (0-based), by brute force over the joint law."""
+def chain_joint(p0: Fraction, p1: Fraction, initial: tuple[Fraction, Fraction]):
+    """The joint law ``x -> π(x_1) Π P(x_t, x_{t+1})`` of a binary chain."""
     P = ((p0, 1 - p0), (1 - p1, p1))
 
     def joint(x: tuple) -> Fraction:
@@ -47,11 +53,19 @@ def influence_ratios(p0: Fraction, p1: Fraction, initial: tuple[Fraction, Fracti
         for a, b in zip(x, x[1:]):
             value *= P[a][b]
         return value
+    return joint
 
+
+def influence_ratios(p0: Fraction, p1: Fraction, initial: tuple[Fraction, Fraction],
+                     length: int, joint=None, distances: tuple[int, ...] = (1,)
+                     ) -> dict[tuple[int, int], Fraction]:
+    """``(i, j) -> e^{2γ_ij}`` for ``|i − j|`` in ``distances`` (0-based), by brute force over the
+    joint law (the chain's unless ``joint`` is given)."""
+    joint = joint or chain_joint(p0, p1, initial)
     ratios = {}
     for i in range(length):
-        for j in (i - 1, i + 1):
-            if not 0 <= j < length:
+        for j in range(length):
+            if abs(i - j) not in distances:
                 continue
             best = Fraction(1)
             for rest in product((0, 1), repeat=length):
@@ -135,7 +149,58 @@ def check_spectral(instance: Instance) -> ClaimOutcome:
     return violation("002.B10.spectral_norm", PAPER, instance, detail + undecided, model)
 
 
+def _second_order_joint(x: tuple) -> Fraction:
+    """A binary sequence where x_{t+2} copies x_t with probability 4/5 (not a Markov chain)."""
+    value = Fraction(1, 4)
+    for a, b in zip(x, x[2:]):
+        value *= Fraction(4, 5) if a == b else Fraction(1, 5)
+    return value
+
+
+def structure_instances() -> Iterator[Instance]:
+    for p0, p1 in ((Fraction(1, 2), Fraction(1, 2)), (Fraction(2, 5), Fraction(3, 5)),
+                   (Fraction(3, 5), Fraction(3, 5)), (Fraction(1, 10), Fraction(1, 10)),
+                   (Fraction(9, 10), Fraction(4, 5)), (Fraction(1, 5), Fraction(9, 10))):
+        yield Instance(f"p0={p0}, p1={p1}, T=5, stationary start", {"p0": p0, "p1": p1})
+
+
+STRUCTURE_LENGTH = 5
+
+
+def check_structure(instance: Instance) -> ClaimOutcome:
+    p0, p1 = instance.params["p0"], instance.params["p1"]
+    stationary = ((1 - p1) / (2 - p0 - p1), (1 - p0) / (2 - p0 - p1))
+    joint = instance.params.get("joint")
+    ratios = influence_ratios(p0, p1, stationary, STRUCTURE_LENGTH, joint,
+                              distances=tuple(range(1, STRUCTURE_LENGTH)))
+    far = {k: r for k, r in ratios.items() if abs(k[0] - k[1]) > 1 and r != 1}
+    near = {k: r for k, r in ratios.items() if abs(k[0] - k[1]) == 1}
+    if far:
+        (i, j), r = next(iter(far.items()))
+        return ClaimOutcome(False, f"γ_{i + 1},{j + 1} = ½ log({fraction_str(r)}) ≠ 0 with "
+                                   f"|i − j| = {abs(i - j)}")
+    values = sorted(set(near.values()))
+    detail = "neighbour entries e^(2γ_ij): " + ", ".join(
+        f"({i + 1},{j + 1}): {fraction_str(r)}" for (i, j), r in sorted(near.items()))
+    if len(values) > 1:
+        return violation("002.B10.gamma_structure", PAPER, instance,
+                         detail + " — not all equal", chain_model((MarkovChain.binary(
+                             p0, p1, STRUCTURE_LENGTH, [str(x) for x in stationary]),)))
+    return ClaimOutcome(True, detail + " — all equal, zero beyond")
+
+
 _THIS = sys.modules[__name__]
+
+register(Claim(
+    "002.B10.gamma_structure", PAPER, "Appendix B.10 (structure of Γ for a binary chain)",
+    "In the binary Markov chain setting Γ is zero except for the sub- and super-diagonal, and "
+    "γ_ij = γ, the same value, for all |i − j| = 1 (chain of 5 nodes started stationary, every "
+    "γ_ij by brute force).",
+    structure_instances, check_structure,
+    mutants=(patched("a second-order sequence instead of a Markov chain (hypothesis dropped)",
+                     check_structure, [Instance("x_{t+2} copies x_t w.p. 4/5", {
+                         "p0": Fraction(1, 2), "p1": Fraction(1, 2),
+                         "joint": _second_order_joint})], _THIS),)))
 
 register(Claim(
     "002.B10.spectral_norm", PAPER, "Appendix B.10 ([11]'s guarantee as cited)",

@@ -32,3 +32,14 @@ def test_a_three_state_chain_can_be_irreversible():
               (Fraction(8, 10), Fraction(1, 10), Fraction(1, 10)))
     assert chain_properties(cyclic) == (True, True, False)
     assert stationary(cyclic) == [Fraction(1, 3)] * 3
+
+
+def test_gamma_structure_fails_only_at_the_chain_ends():
+    from pufferfish.proofs_check.registry import Instance
+
+    claim = next(c for c in claims_for(paper="002") if c.id == "002.B10.gamma_structure")
+    iid = claim.check(Instance("iid", {"p0": Fraction(1, 2), "p1": Fraction(1, 2)}))
+    assert iid.holds
+    sticky = claim.check(Instance("sticky", {"p0": Fraction(3, 5), "p1": Fraction(3, 5)}))
+    assert not sticky.holds and "(1,2): 3/2" in sticky.detail and "(2,3): 13/8" in sticky.detail
+    assert sticky.counterexample is not None
