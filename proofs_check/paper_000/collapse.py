@@ -34,6 +34,7 @@ grid of intervals (degenerate ``L = U``, near 0 and 1, asymmetric) and block siz
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import product
@@ -48,9 +49,10 @@ from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str
 from pufferfish.models.priors import IndependentPrior, Prior, UniformPrior
 from pufferfish.models.secrets import Secret
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 from pufferfish.proofs_check.paper_000.collapse_report import (resample_parts, theorem1_bound, theorem1_expected_runs,
-                             theorem3_ratio)
+                             theorem3_ratio, theorem3_ratios)
 from pufferfish.verify.privacy.expected_runs import dataset_classes, expected_runs_to_reveal, pair_classes
 from pufferfish.verify.privacy.leakage import leakage
 from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
@@ -196,6 +198,10 @@ def _two_runs(claim_id: str, build: Callable[[Instance], PufferfishModel],
 # Theorem 2 / Example 4.2
 # --------------------------------------------------------------------------------------------
 
+EXPECTED_RUNS = 3
+"""Theorems 2 and 3: the expected number of runs to reveal the dataset (the secret) is 3."""
+
+
 def theorem2_instances() -> Iterator[Instance]:
     """Example 4.2 on n = 3, 4, 5, 6 bits (odd and even, smallest first)."""
     for n in (3, 4, 5, 6):
@@ -211,7 +217,7 @@ def _check_thm2_runs(instance: Instance) -> ClaimOutcome:
     prior = model.finite_priors["uniform"].distribution()
     runs = expected_runs_to_reveal(model.mechanism("collapse"), prior, dataset_classes(),
                                    "dataset").expected_runs
-    return _outcome(runs == 3, model, "000.thm2.expected_runs", instance,
+    return _outcome(runs == EXPECTED_RUNS, model, "000.thm2.expected_runs", instance,
                     f"exact expected runs {fraction_str(runs)} vs the paper's 3")
 
 
@@ -272,7 +278,7 @@ def _check_thm3_runs(instance: Instance) -> ClaimOutcome:
         prior = interval_member_prior(model, name=f"member{k}", **args)
         runs = expected_runs_to_reveal(model.mechanism("collapse"), prior.distribution(),
                                        pair_classes(model.pairs[0]), "secret").expected_runs
-        if runs != 3:
+        if runs != EXPECTED_RUNS:
             finite = PufferfishModel(model.universe, {prior.name: prior}, model.secrets,
                                      model.pairs, model.mechanisms, model.description)
             return _fail(finite, "000.thm3.expected_runs", instance,
@@ -286,55 +292,152 @@ def _check_thm3_runs(instance: Instance) -> ClaimOutcome:
 # --------------------------------------------------------------------------------------------
 
 def _claim(claim_id: str, section: str, statement: str, generate, check,
-           observation: bool = False) -> None:
-    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+           observation: bool = False, mutants: tuple[Mutant, ...] = ()) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation, mutants))
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants: wrong versions of the statements that the checks must reject
+# --------------------------------------------------------------------------------------------
+
+_THIS = sys.modules[__name__]
+_ORIGINAL = {"resample_example": resample_example, "parity_example": parity_example,
+             "repeat": repeat}
+
+
+def _some_theorem1(count: int = 3, prior: str = "skewed") -> list[Instance]:
+    return [i for i in theorem1_instances() if i.params["prior"].name == prior][:count]
+
+
+def _some_theorem3() -> list[Instance]:
+    return [i for i in theorem3_instances() if i.params["sizes"] == (1, 1, 1, 1)][:12]
+
+
+def _mechanism_for_another_prior(universe, prior, first, second):
+    """Example 4.1's M* built from the uniform prior, audited under ``prior`` (breaks the
+    hypothesis that M* resamples from the attacker's θ*)."""
+    built = _ORIGINAL["resample_example"](universe, UniformPrior("uniform", universe), first, second)
+    return PufferfishModel(built.universe, {prior.name: prior}, built.secrets, built.pairs,
+                           built.mechanisms, built.description)
+
+
+def _skewed_parity(n: int) -> PufferfishModel:
+    """Example 4.2's mechanism under a non-uniform product prior (the theorem assumes uniform)."""
+    model = _ORIGINAL["parity_example"](n)
+    skewed = IndependentPrior("skewed", model.universe.attributes, tuple(
+        Distribution({0: Fraction(2, 3), 1: Fraction(1, 3)}) for _ in model.universe.attributes))
+    return PufferfishModel(model.universe, {"skewed": skewed}, model.secrets, model.pairs,
+                           model.mechanisms, model.description)
+
+
+def _one_run(mechanism, runs):
+    """The number of runs changed from 2 to 1."""
+    return _ORIGINAL["repeat"](mechanism, 1)
+
+
+_ZERO_LEAKAGE_1 = (patched("M* resamples from another prior than the attacker's θ*",
+                           _zero_leakage("000.thm1.zero_leakage"), lambda: _some_theorem1(2),
+                           _THIS, resample_example=_mechanism_for_another_prior),)
+_ZERO_LEAKAGE_2 = (patched("Example 4.2 under a non-uniform prior (hypothesis dropped)",
+                           _zero_leakage("000.thm2.zero_leakage"), [Instance("n=3", {"n": 3})],
+                           _THIS, parity_example=_skewed_parity),)
+_RUNS_BOUND = (patched("bound without its leading 1: 1/(1 − max Pr(D|s))", _check_thm1_bound,
+                       lambda: _some_theorem1(3, "uniform"), _THIS,
+                       theorem1_bound=lambda model: _original_theorem1_bound(model) - 1),)
+_RUNS_FORMULA = (patched("closed form with Σ p/(1 − p) replaced by Σ p", _check_thm1_formula,
+                         lambda: _some_theorem1(3), _THIS,
+                         theorem1_expected_runs=lambda model: _formula_without_denominator(model)),)
+
+
+def _formula_without_denominator(model: PufferfishModel):
+    prior, first, second = resample_parts(model)
+    total = Fraction(1)
+    for secret, other in ((first, second), (second, first)):
+        mass = sum((p for d, p in prior.items() if secret.holds(d)), Fraction(0))
+        rest = prior.condition(other.holds)
+        total += mass * sum((p for _, p in rest.items()), Fraction(0))
+    return total
+
+
+def _two_runs_mutant(claim_id: str, build, instances, single_finite: bool = False) -> tuple:
+    return (patched("two runs replaced by one run", _two_runs(claim_id, build, single_finite),
+                    instances, _THIS, repeat=_one_run),)
+
+
+def _runs_mutant(check, instances) -> tuple:
+    return (patched("expected runs 2 instead of 3", check, instances, _THIS, EXPECTED_RUNS=2),)
+
+
+def _only_first_four(lt, ut, lf, uf):
+    return max(max(x, 1 / x) for _, x in theorem3_ratios(lt, ut, lf, uf)[:4])
+
+
+def _theorem3_mutants(claim_id: str, tight: bool) -> tuple:
+    if tight:
+        return (patched("ε doubled (e^ε squared)", _epsilon_check(claim_id, tight), _some_theorem3,
+                        _THIS, theorem3_ratio=lambda *a: _original_theorem3_ratio(*a) ** 2),)
+    return (patched("only the first four of the eight ratios", _epsilon_check(claim_id, tight),
+                    _some_theorem3, _THIS, theorem3_ratio=_only_first_four),)
+
+
+_original_theorem3_ratio = theorem3_ratio
+_original_theorem1_bound = theorem1_bound
 
 
 _claim("000.thm1.zero_leakage", "§4, Theorem 1",
        "For the mechanism of Example 4.1 and every output ω, Pr(s1 | M*(Data) = ω, θ*) = "
        "Pr(s1 | θ*) and Pr(s2 | M*(Data) = ω, θ*) = Pr(s2 | θ*); thus M* has zero leakage under "
        "posterior-based privacy definitions (Pufferfish level 0).",
-       theorem1_instances, _zero_leakage("000.thm1.zero_leakage"))
+       theorem1_instances, _zero_leakage("000.thm1.zero_leakage"),
+       mutants=_ZERO_LEAKAGE_1)
 _claim("000.thm1.expected_runs_bound", "§4, Theorem 1",
        "If M* is run multiple times, the expected number of runs before the input dataset is "
        "revealed is <= 1 + 1/(1 - max_D max_{s_i} Pr(D | s_i)).",
-       theorem1_instances, _check_thm1_bound)
+       theorem1_instances, _check_thm1_bound, mutants=_RUNS_BOUND)
 _claim("000.thm1.expected_runs_formula", "Appendix C, proof of Theorem 1",
        "The expected number of runs before the input dataset is revealed equals "
        "1 + Σ_{D'} Pr(D'|s̄, θ*)/(1 - Pr(D'|s̄, θ*)) given secret s (s̄ the other one), i.e. "
        "1 + Σ_s Pr(s) Σ_{D'} p(D'|s̄)/(1 - p(D'|s̄)) overall.",
-       theorem1_instances, _check_thm1_formula)
+       theorem1_instances, _check_thm1_formula, mutants=_RUNS_FORMULA)
 _claim("000.ex41.two_runs", "§4, Example 4.1",
        "The mechanism of Example 4.1 can reveal the truth with as few as two runs: the Pufferfish "
        "level of two runs is infinite.",
-       theorem1_instances, _two_runs("000.ex41.two_runs", _resample_model))
+       theorem1_instances, _two_runs("000.ex41.two_runs", _resample_model),
+       mutants=_two_runs_mutant("000.ex41.two_runs", _resample_model, lambda: _some_theorem1(2)))
 _claim("000.thm2.zero_leakage", "§4, Theorem 2",
        "For the mechanism of Example 4.2 and every output ω, Pr(s_j^(i) | M*(Data) = ω, θ*) = "
        "Pr(s_j^(i) | θ*) for all i = 1..n and j in {0, 1}; thus M* has zero leakage under "
        "posterior-based privacy definitions (Pufferfish level 0).",
-       theorem2_instances, _zero_leakage("000.thm2.zero_leakage"))
+       theorem2_instances, _zero_leakage("000.thm2.zero_leakage"), mutants=_ZERO_LEAKAGE_2)
 _claim("000.thm2.expected_runs", "§4, Theorem 2",
        "The expected number of runs of the mechanism of Example 4.2 before the input dataset is "
        "revealed is 3.",
-       theorem2_instances, _check_thm2_runs)
+       theorem2_instances, _check_thm2_runs,
+       mutants=_runs_mutant(_check_thm2_runs, [Instance("n=3", {"n": 3})]))
 _claim("000.ex42.two_runs", "§4, Example 4.2",
        "The dataset of Example 4.2 could be reconstructed by running M* as few as 2 times: the "
        "Pufferfish level of two runs is infinite.",
-       theorem2_instances, _two_runs("000.ex42.two_runs", _parity_model))
+       theorem2_instances, _two_runs("000.ex42.two_runs", _parity_model),
+       mutants=_two_runs_mutant("000.ex42.two_runs", _parity_model, [Instance("n=3", {"n": 3})]))
 _claim("000.thm3.epsilon", "§4, Theorem 3",
        "The mechanism of Example 4.3 satisfies ε-Pufferfish privacy for ε = the maximum of "
        "|log x| over x in U_T/L_F, L_T/U_F, (1-U_T)/U_F, (1-L_T)/L_F, L_T/(1-L_F), U_T/(1-U_F), "
        "(1-U_T)/(1-L_F), (1-L_T)/(1-U_F) (the paper writes log|x|; read as |log x|).",
-       theorem3_instances, _epsilon_check("000.thm3.epsilon", tight=False))
+       theorem3_instances, _epsilon_check("000.thm3.epsilon", tight=False),
+       mutants=_theorem3_mutants("000.thm3.epsilon", tight=False))
 _claim("000.thm3.expected_runs", "§4, Theorem 3",
        "The expected number of runs of the mechanism of Example 4.3 to reveal the true secret "
        "is 3 (checked under several member priors of Θ).",
-       theorem3_instances, _check_thm3_runs)
+       theorem3_instances, _check_thm3_runs,
+       mutants=_runs_mutant(_check_thm3_runs, lambda: _some_theorem3()[:1]))
 _claim("000.ex43.two_runs", "§4, Example 4.3",
        "The mechanism of Example 4.3 has a finite Pufferfish privacy parameter when run once, but "
        "can reveal the secret when run twice (two-run level infinite).",
-       theorem3_instances, _two_runs("000.ex43.two_runs", _interval_model, single_finite=True))
+       theorem3_instances, _two_runs("000.ex43.two_runs", _interval_model, single_finite=True),
+       mutants=_two_runs_mutant("000.ex43.two_runs", _interval_model, lambda: _some_theorem3()[:2],
+                                single_finite=True))
 _claim("000.thm3.epsilon_tight", "§4, Theorem 3 (observation beyond the paper)",
        "Observation, not stated in the paper: Theorem 3's ε is attained — the exact Pufferfish "
        "level of Example 4.3 over the whole interval family Θ equals ε.",
-       theorem3_instances, _epsilon_check("000.thm3.epsilon_tight", tight=True), observation=True)
+       theorem3_instances, _epsilon_check("000.thm3.epsilon_tight", tight=True), observation=True,
+       mutants=_theorem3_mutants("000.thm3.epsilon_tight", tight=True))

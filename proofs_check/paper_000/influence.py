@@ -31,6 +31,7 @@ with randomized response (rational keep) and clamped geometric noise on counts (
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
@@ -43,7 +44,9 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
 from pufferfish.models.priors import IndependentPrior, TablePrior
 from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
+from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, counterexample_dict,
+                                              register)
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.privacy.dp import dp_level
 from pufferfish.verify.influence.curves import influence_curve
@@ -244,22 +247,41 @@ def _close_or_below(x: float, y: float) -> bool:
     return x <= y + _TOLERANCE * max(1.0, abs(y))
 
 
+def claimed_worst_coordinate(setting) -> int:
+    """Theorem 9: the coordinate with the largest a*(b) is the centre ``i* = ⌈n/2⌉`` (0-based)."""
+    return setting.centre
+
+
+def claimed_low_sets(setting, coordinate: int, b: int) -> list[tuple[int, ...]]:
+    """Theorem 9 (1): the low-influence sets of size ``n − b`` farthest from ``coordinate``."""
+    from pufferfish.verify.influence.gaussian import farthest_low_sets
+
+    return farthest_low_sets(setting, coordinate, b)
+
+
+def _nearest_low_sets(setting, coordinate: int, b: int) -> list[tuple[int, ...]]:
+    """Mutant of Theorem 9 (1): the ``n − b`` indices *nearest* to ``coordinate``."""
+    others = sorted((j for j in range(setting.n) if j != coordinate),
+                    key=lambda j: (abs(j - coordinate), j))
+    return [tuple(sorted(others[:max(0, setting.n - b)]))]
+
+
 def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
     from pufferfish.verify.influence.gaussian import GaussianSetting, direct_search
 
     setting = GaussianSetting(instance.params["n"], instance.params["ell"])
     search = direct_search(setting, instance.params["b"], grid=41)
-    centre = search.per_coordinate[setting.centre]
+    claimed = claimed_worst_coordinate(setting)
+    centre = search.per_coordinate[claimed]
     worst = search.worst()
     ok = _close_or_below(worst.value, centre.value)
-    detail = (f"(numerical) a*_i(b) at the centre i*={setting.centre + 1}: {centre.value:.8g}; "
+    detail = (f"(numerical) a*_i(b) at the centre i*={claimed + 1}: {centre.value:.8g}; "
               f"largest over coordinates: i={worst.coordinate + 1}: {worst.value:.8g}")
     return ClaimOutcome(ok, detail)
 
 
 def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
-    from pufferfish.verify.influence.gaussian import (GaussianSetting, direct_search, farthest_low_sets,
-                                           leakage_through)
+    from pufferfish.verify.influence.gaussian import GaussianSetting, direct_search, leakage_through
 
     setting = GaussianSetting(instance.params["n"], instance.params["ell"])
     b = instance.params["b"]
@@ -267,7 +289,7 @@ def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
     search = direct_search(setting, b, grid=41, coordinates=[i])
     best = search.per_coordinate[0]
     far = min((leakage_through(setting, i, low, grid=41)
-               for low in farthest_low_sets(setting, i, b)), key=lambda x: x.value)
+               for low in claimed_low_sets(setting, i, b)), key=lambda x: x.value)
     ok = _close_or_below(far.value, best.value)
     detail = (f"(numerical) best farthest L (any tie-break)={[j + 1 for j in far.low]}: a†={far.value:.8g}; best L by "
               f"direct search {[j + 1 for j in best.low]}: a†={best.value:.8g}")
@@ -279,8 +301,38 @@ def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
 # --------------------------------------------------------------------------------------------
 
 def _claim(claim_id: str, section: str, statement: str, generate, check,
-           observation: bool = False) -> None:
-    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+           observation: bool = False, mutants: tuple[Mutant, ...] = ()) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation, mutants))
+
+
+_THIS = sys.modules[__name__]
+_ORIGINAL_THEOREM8 = theorem8_ratio
+
+
+def _theorem8_mutant(claim_id: str, shift: int, instances: list[Instance]) -> tuple[Mutant, ...]:
+    """Theorem 8's closed form evaluated at ``b + shift``: d_L, d_R off by one."""
+    def shifted(p: Fraction, q: Fraction, b: int, absolute: bool = True) -> Ratio:
+        return _ORIGINAL_THEOREM8(p, q, b + shift, absolute)
+
+    return (patched(f"d_L, d_R computed from b {'+' if shift > 0 else '−'} {abs(shift)}",
+                    _check_theorem8(claim_id), instances, _THIS, theorem8_ratio=shifted),)
+
+
+def _bound_without_a(curve, ratios_dp: list[Ratio], chosen: list[int]) -> Ratio:
+    """Mutant of Theorems 6–7: the bound Σ bℓ ε_DPℓ without the curve's a."""
+    total: Ratio = Fraction(1)
+    for r, b in zip(ratios_dp, chosen):
+        if r == INFINITY:
+            return INFINITY
+        total *= r ** b
+    return total
+
+
+def _chain_instances() -> list[Instance]:
+    return [i for i in _translation_instances() if i.label.startswith("binary chain")][:2]
+
+
+_SMALL_THEOREM9 = [Instance("n=4, ell=2, b=1", {"n": 4, "ell": Fraction(2), "b": 1})]
 
 
 _claim("000.thm8.closed_form", "§6.3, Theorem 8 (Appendix C statement)",
@@ -288,25 +340,41 @@ _claim("000.thm8.closed_form", "§6.3, Theorem 8 (Appendix C statement)",
        "node's value a secret, a*(b) = |log x(d_L)| + |log x(d_R)| with x(d) = (π + λ^d(1−π))/"
        "(π − λ^d π), π = π0 if q > p else π1, λ = p + q − 1, d_L = ⌊(b+1)/2⌋, d_R = ⌈(b+1)/2⌉ "
        "(checked exactly for every b with 2b + 1 <= T, the paper's 'T large enough').",
-       lambda: _theorem8_instances(False), _check_theorem8("000.thm8.closed_form"))
+       lambda: _theorem8_instances(False), _check_theorem8("000.thm8.closed_form"),
+       mutants=_theorem8_mutant("000.thm8.closed_form", 1, [
+           Instance("p=1/100, q=1/100, T=5, b in 0..2", {"p": Fraction(1, 100), "q": Fraction(1, 100),
+                                                         "T": 5, "bs": [0, 1, 2]})]))
 _claim("000.thm8.boundary", "§6.3, Theorem 8 (observation beyond the paper)",
        "Observation: whether Theorem 8's closed form still equals the exact a*(b) for b <= T − 1 "
        "with 2b + 1 > T, where the chain's ends let the high-influence set reach a boundary.",
-       lambda: _theorem8_instances(True), _check_theorem8("000.thm8.boundary"), observation=True)
+       lambda: _theorem8_instances(True), _check_theorem8("000.thm8.boundary"), observation=True,
+       mutants=_theorem8_mutant("000.thm8.boundary", -1, [
+           Instance("p=1/10, q=9/10, T=2, b in 1..1", {"p": Fraction(1, 10), "q": Fraction(9, 10),
+                                                       "T": 2, "bs": [1]})]))
 _claim("000.thm6.translation", "§6.2, Theorem 6",
        "If (a, b) is a point of the a(b)-influence curve and M is per-entry ε_DP-DP, then M is "
        "(b·ε_DP + a)-Pufferfish (checked with the exact a*(b) curve and exact levels).",
-       _translation_instances, _check_theorem6)
+       _translation_instances, _check_theorem6,
+       mutants=(patched("bound b·ε_DP without a", _check_theorem6, _chain_instances, _THIS,
+                        _bound=_bound_without_a),))
 _claim("000.thm7.composition", "§6.2, Theorem 7",
        "Mechanisms M_ℓ, per-entry ε_DPℓ-DP with ε_DPℓ <= (ε_pufferℓ − aℓ)/bℓ, jointly satisfy "
        "(max_ℓ aℓ + Σ ε_pufferℓ − Σ aℓ)-Pufferfish (checked with ε_pufferℓ = bℓ ε_DPℓ + aℓ for "
        "every choice of finite curve points, exactly).",
-       _translation_instances, _check_theorem7)
+       _translation_instances, _check_theorem7,
+       mutants=(patched("bound Σ bℓ ε_DPℓ without max aℓ", _check_theorem7, _chain_instances, _THIS,
+                        _bound=_bound_without_a),))
 _claim("000.thm9.centre", "§6.3, Theorem 9",
        "In Example 6.2 the centre coordinate i* = ⌈n/2⌉ has the largest a*(b) (numerical: grid "
        "over regions, relative tolerance 1e-6, direct search over every L).",
-       _theorem9_instances, _check_theorem9_centre)
+       _theorem9_instances, _check_theorem9_centre,
+       mutants=(patched("the first coordinate instead of the centre", _check_theorem9_centre,
+                        _SMALL_THEOREM9, _THIS, claimed_worst_coordinate=lambda setting: 0),))
 _claim("000.thm9.farthest_low", "§6.3, Theorem 9 (1)",
        "In Example 6.2, for each b the low-influence set of size n − b farthest from i* minimises "
        "a†(L) (ties in distance broken in the best way; numerical: grid over regions, relative tolerance 1e-6, direct search over every L).",
-       _theorem9_instances, _check_theorem9_farthest)
+       _theorem9_instances, _check_theorem9_farthest,
+       mutants=(patched("the nearest low-influence set instead of the farthest",
+                        _check_theorem9_farthest,
+                        [Instance("n=6, ell=2, b=3", {"n": 6, "ell": Fraction(2), "b": 3})], _THIS,
+                        claimed_low_sets=_nearest_low_sets),))

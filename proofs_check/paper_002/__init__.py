@@ -4,5 +4,8 @@ Correlated Data), one module per part of the paper; also the flu example and Fig
 CLAIM_MODULES = (
     "wasserstein",  # §3 and Appendix A
     "quilts",  # §4 and Appendix B
+    "appendix_lemmas",  # Appendix A.2 Lemma A.6, B.9 Lemma B.12
+    "optimality",  # Appendix A.3
+    "inferential",  # Appendix B.10, spectral-norm condition
 )
 """The modules that register this paper's claims when imported (in this order)."""

@@ -13,6 +13,7 @@ What is checked and why it is the theorem is written out below.  The claims are 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -20,6 +21,7 @@ from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily, binary_box_parameters, chain_family_parameters
 from pufferfish.proofs_check.paper_002.quilt_chain_bounds import thm44_a
 from pufferfish.proofs_check.paper_002.quilt_instances import claim, fail
+from pufferfish.proofs_check.paper_000.mutation import patched
 from pufferfish.proofs_check.registry import ClaimOutcome, Instance
 from pufferfish.verify.quilts.histogram import harmonic_number, histogram_mechanism
 
@@ -147,17 +149,37 @@ def _check_thmB9_proof(instance: Instance) -> ClaimOutcome:
     return ClaimOutcome(True, f"a = {a}: H_k·b ≤ 2C/(εT) at every T checked")
 
 
+_THIS = sys.modules[__name__]
+_ORIGINAL_CONSTANTS = _thmB9_constants
+
+
+def _constant_a(instance: Instance) -> tuple[Fraction, int, int, Fraction]:
+    """Mutant of Lemma B.8's constant: C = a instead of C = 4a."""
+    eps, a, _, h_k = _ORIGINAL_CONSTANTS(instance)
+    return eps, a, a, h_k
+
+
+def _labelled(prefix: str, count: int):
+    return lambda: [i for i in _thmB9_instances() if i.label.startswith(prefix)][:count]
+
+
 def register_claims() -> None:
     """Register this module's claims (called once by :mod:`pufferfish.proofs_check.paper_002.quilts`)."""
     claim("002.thmB9.consistency", "Appendix B.6.2, Theorem B.9 (with Appendix B.2, Lemma B.8)",
               "If T ≥ 2⌈log((e^{ε/6}+1)/(e^{ε/6}−1)/π_Θ)/g_Θ⌉ + 3, the MQM histogram (per-coordinate "
               "Laplace scale 2σ_max/T) has scale ≤ 2C/(εT) and E‖M(D) − F(D)‖∞ ≤ C'/(εT) with constants "
               "independent of T (checked with Lemma B.8's C = 4a and C' = 2·H_k·C along T = T0·2^j).",
-              _thmB9_instances, _check_thmB9)
+              _thmB9_instances, _check_thmB9,
+              mutants=(patched("C = a instead of 4a", _check_thmB9, lambda: list(_thmB9_instances())[:2],
+                               _THIS, _thmB9_constants=_constant_a),))
     claim("002.thmB9.proof_constant", "Appendix B.6.2, proof of Theorem B.9 (last inequality)",
               "With C the constant of Lemma B.8 (σ_max ≤ C/ε, C = 4a), the MQM histogram satisfies "
               "E‖M(D) − F(D)‖∞ ≤ 2C/(εT) for T ≥ 2a + 3.",
-              _thmB9_instances, _check_thmB9_proof)
+              _thmB9_instances, _check_thmB9_proof,
+              mutants=(patched("C = a instead of 4a", _check_thmB9_proof,
+                               _labelled("generated k=2 (π_gen=3/10, g_gen=1/2, seed 0): π_Θ=0.5", 2),
+                               _THIS,
+                               _thmB9_constants=_constant_a),))
 
 
 __all__ = ["register_claims"]

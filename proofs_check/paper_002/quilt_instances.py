@@ -22,7 +22,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import MarkovPrior, TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 
 PAPER = "002_e1f2e9a9937b8cda.txt"
 
@@ -33,9 +33,9 @@ def fail(claim_id: str, instance: Instance, detail: str, model: PufferfishModel 
 
 
 def claim(claim_id: str, section: str, statement: str, generate, check,
-          observation: bool = False) -> None:
-    """Register one claim of the paper."""
-    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+          observation: bool = False, mutants: tuple[Mutant, ...] = ()) -> None:
+    """Register one claim of the paper with its mutants."""
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation, mutants))
 
 
 # ------------------------------------------------------------------------------------------------

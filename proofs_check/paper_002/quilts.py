@@ -48,9 +48,13 @@ from __future__ import annotations
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
+
+import networkx as nx
 
 from pufferfish.models.bayesnet import BayesNetFamily, MarkovChain
 from pufferfish.models.chain_family import ChainFamily
@@ -60,6 +64,7 @@ from pufferfish.proofs_check.paper_002.quilt_instances import (PAPER, bayesnet_m
                                                                chain_model, claim, fail,
                                                                random_network, random_reversible,
                                                                vstructure_family)
+from pufferfish.proofs_check.paper_000.mutation import patched
 from pufferfish.proofs_check.registry import ClaimOutcome, Instance
 from pufferfish.verify.influence.max_influence import network_max_influence
 from pufferfish.verify.numerics.certified import parse_budget
@@ -228,23 +233,74 @@ def _check_thm43(instance: Instance) -> ClaimOutcome:
 # registration, in the paper's order
 # ------------------------------------------------------------------------------------------------
 
+# ------------------------------------------------------------------------------------------------
+# mutants
+# ------------------------------------------------------------------------------------------------
+
+_THIS = sys.modules[__name__]
+_ORIGINAL = {"enumerate_quilts": enumerate_quilts, "chain_quilts": chain_quilts,
+             "mqm_chain_exact": mqm_chain_exact}
+
+
+def _quilts_of_edgeless_graph(graph, node, *args, **kwargs):
+    """Mutant of Definition 4.2: quilts found by d-separation in the graph without its edges."""
+    empty = nx.DiGraph()
+    empty.add_nodes_from(graph.nodes)
+    return _ORIGINAL["enumerate_quilts"](empty, node, *args, **kwargs)
+
+
+def _two_sided_only(length: int, node: int):
+    """Mutant of Lemma B.2: only the quilts {X_{i-a}, X_{i+b}} with both sides."""
+    return [cq for cq in _ORIGINAL["chain_quilts"](length, node) if cq.has_left and cq.has_right]
+
+
+def _half_sigma(*args, **kwargs):
+    """Mutant of Theorem 4.3: the noise scale σ_max halved."""
+    result = _ORIGINAL["mqm_chain_exact"](*args, **kwargs)
+    return dataclasses.replace(result, sigma=tuple(x / 2 for x in result.sigma))
+
+
+def _first(generate, count: int = 1, keep=lambda instance: True):
+    return lambda: [i for i in generate() if keep(i)][:count]
+
+
+_MUTANTS = {
+    "002.def42.dsep_independence": (patched(
+        "d-separation in the graph without its edges", _check_dsep,
+        _first(_dsep_instances, 1, lambda i: "binary chain" in i.label), _THIS,
+        enumerate_quilts=_quilts_of_edgeless_graph),),
+    "002.lemB2.chain_quilts": (patched("one-sided quilts left out", _check_lemma_b2,
+                                       [Instance("chain T=4, node 2", {"T": 4, "i": 2})], _THIS,
+                                       chain_quilts=_two_sided_only),),
+    "002.lemB3.minimal_suffice": (patched("one-sided quilts left out", _check_lemma_b3,
+                                          _first(_lemma_b3_instances, 1), _THIS,
+                                          chain_quilts=_two_sided_only),),
+    "002.thm4.3.private": (patched("σ_max halved", _check_thm43, _first(_thm43_instances, 2), _THIS,
+                                   mqm_chain_exact=_half_sigma),),
+}
+
+
 claim("002.def42.dsep_independence", "§4, Definition 4.2; proof of Lemma B.2",
       "A quilt X_Q whose remote set X_R is chosen by d-separation satisfies condition 2 of "
       "Definition 4.2: P(X_R | X_Q, X_i = a) = P(X_R | X_Q) for all values.",
-      _dsep_instances, _check_dsep)
+      _dsep_instances, _check_dsep,
+      mutants=_MUTANTS["002.def42.dsep_independence"])
 claim("002.lemB2.chain_quilts", "Appendix B.4, Lemma B.2",
       "On a chain X_1 → ... → X_T the minimal Markov quilts of X_i are {X_{i-a}, X_{i+b}}, "
       "{X_{i-a}}, {X_{i+b}} and ∅ with the X_N and X_R stated in Lemma B.2.",
-      _chain_graph_instances, _check_lemma_b2)
+      _chain_graph_instances, _check_lemma_b2,
+      mutants=_MUTANTS["002.lemB2.chain_quilts"])
 claim("002.lemB3.minimal_suffice", "Appendix B.4, Lemma B.3",
       "For every Markov quilt of X_i in a chain there is a Lemma B.2 quilt with the same X_N and "
       "the same max-influence; hence searching only Lemma B.2's quilts adds the same noise.",
-      _lemma_b3_instances, _check_lemma_b3)
+      _lemma_b3_instances, _check_lemma_b3,
+      mutants=_MUTANTS["002.lemB3.minimal_suffice"])
 quilt_chain_bounds.register_claims()
 claim("002.thm4.3.private", "§4, Theorem 4.3",
       "F(D) + σ_max·Lap(1) with a 1-Lipschitz F (here a count) is ε-Pufferfish in the framework "
       "of §4 (each X_i's value secret, every pair of values, every θ ∈ Θ).",
-      _thm43_instances, _check_thm43)
+      _thm43_instances, _check_thm43,
+      mutants=_MUTANTS["002.thm4.3.private"])
 
 quilt_histogram.register_claims()
 

@@ -32,6 +32,7 @@ instance the arithmetic cannot decide counts as *not* verified.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
@@ -44,14 +45,20 @@ from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
                                                         flu_conditionals, flu_model)
-from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
+from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.transport.epsilon_delta import EpsilonDeltaVerification
+from pufferfish.verify.transport.laplace_level import (conditional_query_distributions,
+                                                       laplace_mixture_hockey_stick,
+                                                       laplace_pufferfish_level)
 from pufferfish.verify.transport.epsilon_delta import verify_epsilon_delta_mechanism
 from pufferfish.verify.transport.groups import (dependence_groups, group_sensitivity,
                                                 groups_mutually_independent)
-from pufferfish.verify.transport.parameter import wasserstein_parameter
+from pufferfish.verify.transport.parameter import mechanism_epsilon, wasserstein_parameter
 from pufferfish.verify.transport.queries import parse_query
 from pufferfish.verify.transport.w_infinity import w_infinity, w_infinity_by_max_flow
-from pufferfish.verify.transport.wasserstein import verify_wasserstein_mechanism
+from pufferfish.verify.transport.wasserstein import WassersteinVerification, verify_wasserstein_mechanism
 
 PAPER = "002_e1f2e9a9937b8cda.txt"
 
@@ -239,6 +246,12 @@ def _check_mutual(instance: Instance) -> ClaimOutcome:
 # the flu example
 # --------------------------------------------------------------------------------------------
 
+FLU_W = 2
+"""§3 flu example: the Wasserstein mechanism adds Lap(2/ε)."""
+FLU_GROUP_SENSITIVITY = 4
+"""§3 flu example: group DP over the 4 correlated people adds Lap(4/ε)."""
+
+
 def flu_instances() -> Iterator[Instance]:
     yield Instance("§3 flu example (Alice = x1, N = x1 + x2 + x3 + x4)")
 
@@ -250,7 +263,8 @@ def _check_flu_numbers(instance: Instance) -> ClaimOutcome:
     query = parse_query("sum", model.universe)
     parameter = wasserstein_parameter(model, query)
     sensitivity, _ = group_sensitivity(model.universe, query, dependence_groups(model))
-    holds = direct.value == 2 and direct.verify() and parameter.value == 2 and sensitivity == 4
+    holds = (direct.value == FLU_W and direct.verify() and parameter.value == FLU_W
+             and sensitivity == FLU_GROUP_SENSITIVITY)
     detail = (f"W∞ of the stated conditionals = {fraction_str(direct.value)} (certificate "
               f"verified: {direct.verify()}); W on the model = {fraction_str(parameter.value)}; "
               f"group-DP sensitivity of N = {fraction_str(sensitivity)} (paper: W = 2, group DP "
@@ -329,35 +343,126 @@ def _check_coupling(instance: Instance) -> ClaimOutcome:
 
 
 def _claim(claim_id: str, section: str, statement: str, generate, check,
-           observation: bool = False) -> None:
-    register(Claim(claim_id, PAPER, section, statement, generate, check, observation))
+           observation: bool = False, mutants: tuple[Mutant, ...] = ()) -> None:
+    register(Claim(claim_id, PAPER, section, statement, generate, check, observation, mutants))
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants
+# --------------------------------------------------------------------------------------------
+
+_THIS = sys.modules[__name__]
+_ORIGINAL_W_INFINITY = w_infinity
+
+
+def _half_scale_mechanism(model, query, epsilon, max_datasets=None, query_name=None):
+    """Mutant of Algorithm 1: noise Lap(W/(2ε)) instead of Lap(W/ε), audited at ε."""
+    eps = mechanism_epsilon(epsilon)
+    parameter = wasserstein_parameter(model, query, Fraction(0))
+    level = laplace_pufferfish_level(model, query, parameter.value / (2 * eps),
+                                     parse_budget(fraction_str(eps)), query_name=query_name)
+    return WassersteinVerification(eps, parameter, level)
+
+
+def _half_scale_epsilon_delta(model, query, epsilon, delta, max_datasets=None):
+    """Mutant of Theorem A.8: noise Lap(W_δ/(2ε)) instead of Lap(W_δ/ε), audited at (ε, δ)."""
+    eps = mechanism_epsilon(epsilon)
+    parameter = wasserstein_parameter(model, query, delta)
+    budget = parse_budget(fraction_str(eps))
+    rows = []
+    for _, first, second, prior, d1, d2 in conditional_query_distributions(model, query):
+        if d1 is None or d2 is None:
+            continue
+        bound = laplace_mixture_hockey_stick(dict(d1.items()), dict(d2.items()),
+                                             parameter.value / (2 * eps), budget)
+        rows.append((first, second, prior, bound, bound.compare(parameter.delta)))
+    return EpsilonDeltaVerification(eps, parameter.delta, parameter, tuple(rows))
+
+
+def _singletons(model) -> list[list[int]]:
+    """Mutant of A.2.2: every individual its own group, correlations ignored."""
+    return [[i] for i in range(model.universe.width)]
+
+
+def _correlated_as_singletons() -> list[Instance]:
+    instance = next(iter(theorem33_instances()))
+    return [Instance(instance.label + ", groups forced to singletons",
+                     {**instance.params, "blocks": [[i] for i in range(instance.params["universe"].width)]})]
+
+
+def _first(generate, count: int = 1):
+    return lambda: list(generate())[:count]
+
+
+_MUTANTS = {
+    "002.thm3.2.private": (patched("noise Lap(W/(2ε)) instead of Lap(W/ε)", _check_theorem32,
+                                   _first(theorem32_instances, 4), _THIS,
+                                   verify_wasserstein_mechanism=_half_scale_mechanism),),
+    "002.thm3.3.group_sensitivity": (patched("groups ignore the correlations (singletons)",
+                                             _check_theorem33, _first(theorem33_instances, 2),
+                                             _THIS, dependence_groups=_singletons),),
+    "002.thm3.3.mutual": (on("singleton groups on a correlated prior (not mutually independent)",
+                             _check_mutual, _correlated_as_singletons),),
+    "002.flu.numbers": (patched("W = 1 instead of 2", _check_flu_numbers, flu_instances, _THIS,
+                                FLU_W=1),),
+    "002.flu.realizable": (on("the printed conditionals (the claim is violated, so this only "
+                              "confirms the check can fail)", _check_flu_realizable,
+                              flu_instances),),
+    "002.thmA8.epsilon_delta": (patched("noise Lap(W_δ/(2ε)) instead of Lap(W_δ/ε)",
+                                        _check_theorem_a8, _first(theorem_a8_instances, 4), _THIS,
+                                        verify_epsilon_delta_mechanism=_half_scale_epsilon_delta),),
+    "002.winf.comonotone": (patched("the coupling pairs the atoms anti-monotonically "
+                                    "(reversed order of the second measure)", _check_coupling,
+                                    _first(coupling_instances, 12), _THIS,
+                                    w_infinity=lambda a, b: _antitone(a, b)),),
+}
+
+
+def _antitone(first, second):
+    """Mutant of the comonotone coupling: W∞ computed after reflecting the second measure."""
+    reflected = {-v: p for v, p in second.items()}
+    return _ORIGINAL_W_INFINITY(first, reflected)
 
 
 _claim("002.thm3.2.private", "§3, Algorithm 1, Theorem 3.2",
        "The Wasserstein mechanism F(D) + Lap(W/ε), W = sup over secret pairs and priors of "
        "W∞(P(F|s_i,θ), P(F|s_j,θ)), is ε-Pufferfish private: the likelihood ratio of every real "
-       "output is at most e^ε.", theorem32_instances, _check_theorem32)
+       "output is at most e^ε.", theorem32_instances, _check_theorem32,
+       mutants=_MUTANTS["002.thm3.2.private"])
+
 _claim("002.thm3.3.group_sensitivity", "§3, Theorem 3.3; Appendix A.2.2",
        "For the framework hiding each individual's value, W is at most the global sensitivity of "
        "F in the group-DP framework whose groups are the connected components of the graph with an "
        "edge between individuals whose values are correlated (A.2.2: X_i, X_j independent across "
-       "groups).", theorem33_instances, _check_theorem33)
+       "groups).", theorem33_instances, _check_theorem33,
+       mutants=_MUTANTS["002.thm3.3.group_sensitivity"])
+
 _claim("002.thm3.3.mutual", "§3, Theorem 3.3; Appendix A.2.2, Lemma A.6",
        "W <= group-DP sensitivity when the groups are mutually independent under every prior "
        "(the hypothesis the proof of A.2.2 uses).", mutual_instances, _check_mutual,
-       observation=True)
+       observation=True,
+       mutants=_MUTANTS["002.thm3.3.mutual"])
+
 _claim("002.flu.numbers", "§3, flu example",
        "With P(N|X_i=0) = (1/2, 1/6, 1/6, 1/6) on 0..3 and P(N|X_i=1) uniform on 1..4, W = 2 "
        "(Lap(2/ε)); group DP over the 4 correlated people adds Lap(4/ε).",
-       flu_instances, _check_flu_numbers)
+       flu_instances, _check_flu_numbers,
+       mutants=_MUTANTS["002.flu.numbers"])
+
 _claim("002.flu.realizable", "§3, flu example",
        "Some distribution of the flu statuses X_1..X_4 (N = Σ X_i) gives every individual i the "
-       "stated conditionals P(N|X_i=0), P(N|X_i=1).", flu_instances, _check_flu_realizable)
+       "stated conditionals P(N|X_i=0), P(N|X_i=1).", flu_instances, _check_flu_realizable,
+       mutants=_MUTANTS["002.flu.realizable"])
+
 _claim("002.thmA8.epsilon_delta", "Appendix A.4, Definition A.7, Theorem A.8",
        "F(D) + Lap(W_δ/ε), W_δ = sup inf over trims of mass δ of W∞ of the renormalized rest, is "
        "(ε, δ)-Pufferfish private: P(M ∈ S|s_i) <= e^ε P(M ∈ S|s_j) + δ for every set S (atoms "
-       "trimmed fractionally, see pufferfish.verify.transport.trimmed).", theorem_a8_instances, _check_theorem_a8)
+       "trimmed fractionally, see pufferfish.verify.transport.trimmed).", theorem_a8_instances, _check_theorem_a8,
+       mutants=_MUTANTS["002.thmA8.epsilon_delta"])
+
 _claim("002.winf.comonotone", "§3, Definition 3.1",
        "On the line, the comonotone (north-west-corner) coupling attains W∞; its value equals an "
        "exact max-flow computation and its certificates verify.", coupling_instances,
-       _check_coupling, observation=True)
+       _check_coupling, observation=True,
+       mutants=_MUTANTS["002.winf.comonotone"])
+
