@@ -17,6 +17,8 @@ the paper's formula or on an instance outside the statement's hypotheses (a cons
 inequality reversed, a hypothesis dropped).  Each mutant must make the check fail; a claim that no
 mutant can fail is vacuous and is reported as such (``tests/proofs_check/test_vacuity.py``).
 
+Mutants are usually built with :mod:`pufferfish.proofs_check.mutation`.
+
 Paper packages (``proofs_check/paper_000/``, ...) call :func:`register` at import;
 ``proofs_check/__init__.py`` imports them, so :func:`all_claims` sees every claim.
 """

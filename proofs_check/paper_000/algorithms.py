@@ -35,7 +35,7 @@ from fractions import Fraction
 
 from pufferfish.models.numbers import INFINITY, fraction_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.numerics.certified import compare_ratio, parse_budget

@@ -49,7 +49,7 @@ from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str
 from pufferfish.models.priors import IndependentPrior, Prior, UniformPrior
 from pufferfish.models.secrets import Secret
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 from pufferfish.proofs_check.paper_000.collapse_report import (resample_parts, theorem1_bound, theorem1_expected_runs,
                              theorem3_ratio, theorem3_ratios)

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from pufferfish.models.numbers import epsilon_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.privacy.pufferfish import ratio_key

@@ -31,7 +31,7 @@ from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism,
                                           TableMechanism)
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_000.nfc import entry_dp_ratio
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 

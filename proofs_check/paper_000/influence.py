@@ -44,7 +44,7 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str, fraction_str
 from pufferfish.models.priors import IndependentPrior, TablePrior
 from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, counterexample_dict,
                                               register)
 from pufferfish.verify.influence.chains import chain_influence_curve

@@ -31,7 +31,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.proofs_check.paper_000.influence import _translation_models
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
 from pufferfish.verify.influence.curves import influence_curve
 from pufferfish.verify.privacy.pufferfish import ratio_key

@@ -40,7 +40,7 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_st
 from pufferfish.models.priors import MarkovPrior, TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.mutation import on, patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import (endpoints, interval_context, log_enclosure, log_interval,

@@ -35,7 +35,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import TablePrior
 from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.mutation import on, patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, counterexample_dict, register
 from pufferfish.verify.numerics.certified import Budget, compare_ratio, parse_budget
 from pufferfish.verify.privacy.dp import dp_level

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 from pufferfish.models.numbers import fraction_str
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 from pufferfish.verify.transport.groups import group_sensitivity

@@ -35,7 +35,7 @@ from itertools import product
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.mechanisms import RandomizedResponse
 from pufferfish.models.numbers import epsilon_str, fraction_str
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER, chain_model
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from pufferfish.verify.numerics.intervals import interval_context, log_interval, rational_interval

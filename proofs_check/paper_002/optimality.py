@@ -30,7 +30,7 @@ from pufferfish.models.numbers import fraction_str
 from pufferfish.models.priors import TablePrior
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import Universe
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register, violation
 from pufferfish.verify.numerics.certified import parse_budget

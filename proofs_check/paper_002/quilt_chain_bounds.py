@@ -40,7 +40,7 @@ from pufferfish.models.chain_family import ChainFamily, chain_family_parameters,
 from pufferfish.models.numbers import fraction_str
 from pufferfish.proofs_check.paper_002.quilt_instances import (BINARY_GRID, binary_chains, chain_model,
                                                                claim, fail, random_reversible)
-from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.mutation import on, patched
 from pufferfish.proofs_check.registry import ClaimOutcome, Instance
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval, rational_interval
 from pufferfish.verify.quilts.chain_influence import family_influence_exact

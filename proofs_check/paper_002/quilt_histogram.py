@@ -21,7 +21,7 @@ from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily, binary_box_parameters, chain_family_parameters
 from pufferfish.proofs_check.paper_002.quilt_chain_bounds import thm44_a
 from pufferfish.proofs_check.paper_002.quilt_instances import claim, fail
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import ClaimOutcome, Instance
 from pufferfish.verify.quilts.histogram import harmonic_number, histogram_mechanism
 

@@ -64,7 +64,7 @@ from pufferfish.proofs_check.paper_002.quilt_instances import (PAPER, bayesnet_m
                                                                chain_model, claim, fail,
                                                                random_network, random_reversible,
                                                                vstructure_family)
-from pufferfish.proofs_check.paper_000.mutation import patched
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import ClaimOutcome, Instance
 from pufferfish.verify.influence.max_influence import network_max_influence
 from pufferfish.verify.numerics.certified import parse_budget

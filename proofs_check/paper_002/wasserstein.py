@@ -45,7 +45,7 @@ from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.paper_002.instances import (flu_all_individuals_system,
                                                         flu_conditionals, flu_model)
-from pufferfish.proofs_check.paper_000.mutation import on, patched
+from pufferfish.proofs_check.mutation import on, patched
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.transport.epsilon_delta import EpsilonDeltaVerification
