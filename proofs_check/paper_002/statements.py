@@ -24,16 +24,16 @@ _FIGURE = ("a simulation plot with random data; proofs_check/paper_002/figures.p
 
 STATEMENTS: tuple[Statement, ...] = (
     Statement("Example 1", "§2", reason="a motivating setting (physical activity time series); "
-              "its model, Markov chains, is the subject of §4's claims"),
+              "its model, Markov chains, is the subject of §4's claims", checkable=False),
     Statement("Example 2", "§2; §3 (flu example)", claims=("002.flu.numbers", "002.flu.realizable")),
-    Statement("Definition 2.1", "§2", reason=_DEFINITION + "pufferfish.verify.privacy.pufferfish"),
+    Statement("Definition 2.1", "§2", reason=_DEFINITION + "pufferfish.verify.privacy.pufferfish", checkable=False),
     Statement("Definition 3.1", "§3", claims=("002.winf.comonotone",),
               reason=_DEFINITION + "pufferfish.verify.transport.w_infinity (two algorithms compared)"),
     Statement("Algorithm 1", "§3", claims=("002.thm3.2.private",)),
     Statement("Theorem 3.2", "§3; Appendix A.1", claims=("002.thm3.2.private",)),
     Statement("Theorem 3.3", "§3; Appendix A.2", claims=("002.thm3.3.group_sensitivity",
                                                         "002.thm3.3.mutual")),
-    Statement("Definition 4.1", "§4", reason=_DEFINITION + "pufferfish.verify.influence.max_influence"),
+    Statement("Definition 4.1", "§4", reason=_DEFINITION + "pufferfish.verify.influence.max_influence", checkable=False),
     Statement("Definition 4.2", "§4", claims=("002.def42.dsep_independence",)),
     Statement("Theorem 4.3", "§4; Appendix B.3", claims=("002.thm4.3.private",)),
     Statement("Algorithm 2", "§4", claims=("002.thm4.3.private",),
@@ -41,13 +41,13 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("Theorem 4.4", "§4.1", claims=("002.thm4.4.utility",)),
     Statement("Figure 1", "§5", reason=_FIGURE),
     Statement("Definition A.1", "Appendix A.2", reason=_DEFINITION + "pufferfish.verify.transport."
-              "groups"),
+              "groups", checkable=False),
     Statement("Definition A.2", "Appendix A.2", claims=("002.thm3.3.group_sensitivity",),
               reason=_DEFINITION + "pufferfish.verify.transport.groups.group_sensitivity"),
     Statement("Definition A.3", "Appendix A.2", claims=("002.thm3.3.group_sensitivity",),
               reason=_DEFINITION + "pufferfish.verify.transport.groups.group_sensitivity"),
     Statement("Definition A.4", "Appendix A.2", reason=_DEFINITION + "F + Lap(Δ_𝒢/ε) (the group-DP "
-              "baseline of Theorem 3.3)"),
+              "baseline of Theorem 3.3)", checkable=False),
     Statement("Theorem A.5", "Appendix A.2", claims=("002.thmA5.group_dp",)),
     Statement("Lemma A.6", "Appendix A.2", claims=("002.lemA6.mixture",)),
     Statement("A.3 optimality example", "Appendix A.3", claims=("002.A3.optimality",),
@@ -56,7 +56,7 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("Definition A.7", "Appendix A.4", claims=("002.thmA8.epsilon_delta",)),
     Statement("Theorem A.8", "Appendix A.4", claims=("002.thmA8.epsilon_delta",)),
     Statement("Figure 2", "Appendix B.1", reason="an illustration of a Markov blanket and a "
-              "Markov quilt"),
+              "Markov quilt", checkable=False),
     Statement("B.2 vector release", "Appendix B.2", reason="relies on Proposition 1 of [7] for "
               "vector-valued F; the histogram release it describes is checked by "
               "002.thmB9.consistency", claims=("002.thmB9.consistency",)),
