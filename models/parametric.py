@@ -63,7 +63,8 @@ from pufferfish.models.polynomials import (fraction_text, interval_bounds, polyn
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["ParameterBox", "ParametricModel", "parse_parameters", "parse_expression",
-           "parse_parametric_model", "load_parametric_model", "load_model_at", "parse_assignments",
+           "parse_parametric_model", "load_parametric_model", "load_model_at", "load_free_parameters",
+           "parse_assignments",
            "SYMBOLIC_COMMANDS", "SUBDIVISION_DEPTH"]
 
 SYMBOLIC_COMMANDS = "`pufferfish audit MODEL --symbolic` and `pufferfish region MODEL --epsilon E`"
@@ -343,6 +344,20 @@ def load_model_at(path: str | os.PathLike, assignments: list[str] | None, *,
     if values:
         raise ModelError("--set was given but the model declares no parameters", "--set")
     return parse_model(data, max_datasets=max_datasets)
+
+
+def load_free_parameters(path: str | os.PathLike, assignments: list[str] | None) -> ParametricModel:
+    """The parametric model of the file at ``path`` with the ``--set`` parameters fixed (at
+    least one parameter must stay free)."""
+    data = read_json_file(path, "model file")
+    if not (isinstance(data, dict) and "parameters" in data):
+        raise ModelError("this model declares no \"parameters\"; closed forms and regions need a "
+                         "parametric model (add \"parameters\": {\"p\": [low, high]} and write "
+                         "probabilities in p), or use `pufferfish audit` for an exact model",
+                         "parameters")
+    model = parse_parametric_model(data)
+    values = parse_assignments(assignments)
+    return model.restrict(values) if values else model
 
 
 def _get(data: object, location: Path) -> object:

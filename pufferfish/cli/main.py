@@ -31,7 +31,7 @@ QUICKSTART = example_path("quickstart.json")
 
 COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "influence-figures", "quilts", "mqm", "mqm-figures", "wasserstein",
-            "multiuser", "dcp", "dcp-design", "experiment")
+            "multiuser", "dcp", "dcp-design", "experiment", "region")
 """Every subcommand, in the order of ``pufferfish --help``; the module of ``name`` is
 ``pufferfish.cli.<name with - replaced by _>``."""
 

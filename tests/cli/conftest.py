@@ -70,6 +70,12 @@ def cases_on_examples(tmp):
         ("dcp", ["dcp", ex("dcp_two_secrets.json"), "--epsilon", "1", "--delta", "1/10"]),
         ("dcp-design", ["dcp-design", ex("dcp_two_secrets.json"), "--target-epsilon", "log(5)",
                         "--target-delta", "0", "--iterations", "2"]),
+        ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                    "--mechanism", "rr", "--set", "q=9/10"]),
+        ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                    "--mechanism", "rr", "--width", "1/8"]),
+        ("audit", ["audit", ex("quickstart_parametric.json"), "--symbolic", "--set", "q=9/10"]),
+        ("audit", ["audit", ex("quickstart_parametric.json"), "--set", "p=3/4", "--set", "q=9/10"]),
         ("experiment", ["experiment", "topk", "--shape", "activities", "--trials", "2",
                         "--workers", "1", "--out", str(tmp / "topk")]),
     ]

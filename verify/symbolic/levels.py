@@ -153,7 +153,7 @@ class SymbolicAudit(Explained):
     def to_dict(self) -> dict:
         return {"check": "audit", "symbolic": True, "parameters": self.box,
                 "mechanisms": [m.to_dict() for m in self.mechanisms],
-                "joint": None if self.joint is None else self.joint.to_dict()}
+                "composition": None if self.joint is None else self.joint.to_dict()}
 
     def explain(self, source: str = "the model") -> str:
         ranges = ", ".join(f"{n} in [{a}, {b}]" for n, (a, b) in self.box.items())
