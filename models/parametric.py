@@ -487,11 +487,24 @@ def _failure(expr: sympy.Expr, strict: bool, box: ParameterBox, symbols: tuple) 
     """``None`` when ``expr`` is defined and ``>= 0`` (``> 0`` if ``strict``) on the whole box,
     else the reason with a point where it fails."""
     numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(expr)))
+    used = [i for i, s in enumerate(symbols) if s in expr.free_symbols]
+    box = ParameterBox(tuple(box.names[i] for i in used), tuple(box.low[i] for i in used),
+                       tuple(box.high[i] for i in used))
+    symbols = tuple(symbols[i] for i in used)
     num = sympy.Poly(numerator, *symbols)
     den = sympy.Poly(denominator, *symbols)
     if len(symbols) == 1:
         return _failure_one(num, den, strict, box)
     return _failure_several(polynomial_terms(num), polynomial_terms(den), strict, box)
+
+
+def _corners(bounds: tuple) -> Iterator[tuple[Fraction, ...]]:
+    if not bounds:
+        yield ()
+        return
+    for rest in _corners(bounds[1:]):
+        for end in dict.fromkeys(bounds[0]):
+            yield (end,) + rest
 
 
 def _failure_one(num: sympy.Poly, den: sympy.Poly, strict: bool, box: ParameterBox) -> str | None:
@@ -528,6 +541,12 @@ def _failure_several(num: dict, den: dict, strict: bool, box: ParameterBox) -> s
     if evaluate_terms(den, middle) < 0:
         num = {e: -c for e, c in num.items()}
         den = {e: -c for e, c in den.items()}
+    for corner in _corners(box.bounds):
+        if evaluate_terms(den, corner) == 0:
+            return f"is undefined at {box.point_text(corner)} (its denominator vanishes)"
+        value = evaluate_terms(num, corner) / evaluate_terms(den, corner)
+        if value < 0 or (strict and value == 0):
+            return f"is {'negative' if value < 0 else '0'} at {box.point_text(corner)}"
     pending = [(box.bounds, 0)]
     while pending:
         cell, depth = pending.pop()
