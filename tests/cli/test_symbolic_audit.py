@@ -19,7 +19,7 @@ def test_set_audits_the_model_at_a_point_like_the_quickstart(cli):
 def test_symbolic_audit_prints_pieces(cli):
     code, out, _ = cli("audit", QUICK, "--symbolic", "--set", "q=9/10")
     assert code == 0
-    assert "1/2 < p < 1:  ε = log(-p/(p - 1))" in out
+    assert "1/2 < p < 1:  ε = log(p/(1 - p))" in out
     assert "rr: leakage zero only at 1/2" in out
 
 

@@ -25,7 +25,7 @@ cell.
 >>> model = load_parametric_model(example_path("quickstart_parametric.json")).restrict({"q": "9/10"})
 >>> audit = symbolic_audit(model)
 >>> [(str(piece.ratio), str(piece.low), str(piece.high)) for piece in audit.mechanisms[0].pufferfish.pieces]
-[('p/(1 - p)', '1/2', '1')]
+[('p*(80*p**2 - 8*p + 9)/((1 - p)*(80*p**2 - 152*p + 81))', '1/2', '1')]
 """
 
 from __future__ import annotations
@@ -49,8 +49,24 @@ __all__ = ["Piece", "SymbolicLevel", "LeakageZeroSet", "MechanismSymbolic", "Sym
            "symbolic_audit", "symbolic_level"]
 
 
-def _factored(element) -> sympy.Expr:
-    return sympy.factor(element.as_expr())
+def _factored(element, box) -> sympy.Expr:
+    """``element`` factored over Q, each odd-power factor written with the sign it has inside
+    the box (``p/(1 - p)`` rather than ``-p/(p - 1)``)."""
+    numerator, denominator = (sympy.Poly(element.numer.as_expr(), *box.symbols),
+                              sympy.Poly(element.denom.as_expr(), *box.symbols))
+    middle = {s: sympy.Rational(v.numerator, v.denominator)
+              for s, v in zip(box.symbols, box.midpoint().values())}
+    constant_n, factors_n = numerator.factor_list()
+    constant_d, factors_d = denominator.factor_list()
+    constant = sympy.Rational(constant_n) / sympy.Rational(constant_d)
+    parts: list[list] = [[], []]
+    for side, factors in enumerate((factors_n, factors_d)):
+        for factor, power in factors:
+            expr = factor.as_expr()
+            if power % 2 and expr.xreplace(middle) < 0:
+                expr, constant = sympy.expand(-expr), -constant
+            parts[side].append(expr ** power)
+    return sympy.Mul(constant, *parts[0]) / sympy.Mul(*parts[1])
 
 
 @dataclass(frozen=True)
@@ -184,7 +200,7 @@ def symbolic_level(symbolic: SymbolicModel, candidates: list[Candidate], definit
         else:
             ratios.setdefault(c.ratio, c.where)
     shown = tuple([(None, infinite)] if infinite else []) + tuple(
-        (_factored(r), w) for r, w in ratios.items() if r != field.one)
+        (_factored(r, symbolic.box), w) for r, w in ratios.items() if r != field.one)
     if len(symbolic.box.names) != 1:
         return SymbolicLevel(definition, shown, None, None)
     return SymbolicLevel(definition, shown, _pieces(symbolic, ratios, infinite), symbolic.box.names[0])
@@ -229,7 +245,7 @@ def _pieces(symbolic: SymbolicModel, ratios: dict, infinite: str | None) -> tupl
         after = [e for e in events[k] if not below(e, t)]
         piece_low = before[-1] if before and not (before[-1].is_rational and before[-1].value == low) else start
         piece_high = after[0] if after and not (after[0].is_rational and after[0].value == high) else end
-        pieces.append(Piece(piece_low, piece_high, _factored(items[k][0]), items[k][1]))
+        pieces.append(Piece(piece_low, piece_high, _factored(items[k][0], symbolic.box), items[k][1]))
         if left < piece_low:
             uncovered.append((left, piece_low))
         if piece_high < right:

@@ -65,7 +65,7 @@ def test_breakpoint_between_two_ratios_is_exact():
     result = symbolic_audit(parse_parametric_model(data))
     rr = result.mechanisms[0].pufferfish
     assert [(str(p.low), str(p.high), str(p.ratio)) for p in rr.pieces] == [
-        ("0", "1/2", "-(p - 1)/p"), ("1/2", "1", "-p/(p - 1)")]
+        ("0", "1/2", "(1 - p)/p"), ("1/2", "1", "p/(1 - p)")]
     assert [str(p) for p in result.mechanisms[0].leakage.points] == ["1/2"]
 
 
