@@ -7,5 +7,6 @@ CLAIM_MODULES = (
     "nfc",  # §5.1, Theorem 4
     "postprocessing",  # §5.2, Theorem 5
     "influence",  # §6, Theorems 6–9
+    "symbolic_claims",  # §4, Examples 4.1–4.2 as functions of a prior parameter
 )
 """The modules that register this paper's claims when imported (in this order)."""
