@@ -24,7 +24,7 @@ over the family, not a rational function.
 >>> from pufferfish.models.parametric import load_parametric_model
 >>> from pufferfish.examples import example_path
 >>> model = SymbolicModel(load_parametric_model(example_path("quickstart_parametric.json")))
->>> sorted(str(c.ratio) for c in model.dp_candidates("rr"))
+>>> sorted({str(c.ratio) for c in model.dp_candidates("rr")})
 ['(-p + 1)/p', '-p/(p - 1)']
 """
 
