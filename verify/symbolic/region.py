@@ -245,10 +245,14 @@ def _map(symbolic: SymbolicModel, inner: list[dict], outer: list[dict], width: F
     pending: list[Box] = [symbolic.box.bounds]
     while pending:
         box = pending.pop()
-        if all(p.bounds(box)[1] <= 0 for p in inner_bounded):
+        centre = tuple((a + b) / 2 for a, b in box)
+        # A bound over the box contains the value at its centre: only constraints that are
+        # <= 0 there can be proved <= 0 on the box, only those > 0 there can be proved > 0.
+        violated = [p for p in outer_bounded if evaluate_terms(p.terms, centre) > 0]
+        if not violated and all(p.bounds(box)[1] <= 0 for p in inner_bounded):
             inside.append(box)
             continue
-        if any(p.bounds(box)[0] > 0 for p in outer_bounded):
+        if any(p.bounds(box)[0] > 0 for p in violated):
             outside.append(box)
             continue
         widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
