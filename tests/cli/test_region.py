@@ -29,7 +29,7 @@ def test_json_endpoints_carry_polynomial_and_interval(cli):
 
 def test_rational_budget_is_enclosed(cli):
     code, out, _ = cli("region", QUICK, "--epsilon", "1", "--mechanism", "rr", "--set", "q=9/10")
-    assert code == 0 and "certified: e^ε is transcendental" in out
+    assert code == 0 and "certified: e^ε is transcendental" in out and "within (r_hi):" in out
 
 
 def test_two_parameter_map_and_picture(cli, tmp_path):

@@ -136,12 +136,12 @@ class RegionResult(Explained):
             lines += ["  " + i.text() for i in self.intervals]
         elif self.method == "enclosed":
             low, high = self.ratio_bounds  # type: ignore[misc]
-            lines.append(f"certified: e^ε is transcendental, enclosed in [{float(low):.17g}, "
-                         f"{float(high):.17g}]; the region contains the first union and is "
-                         f"contained in the second")
-            lines.append("inside:  " + ("empty" if not self.intervals else ""))
+            lines.append(f"certified: e^ε is transcendental; with rationals r_lo < e^ε < r_hi "
+                         f"(r_hi − r_lo ≈ {float(high - low):.1e}) the region contains the exact "
+                         f"region for r_lo and is contained in the one for r_hi")
+            lines.append("contains (r_lo):" + (" empty" if not self.intervals else ""))
             lines += ["  " + i.text() for i in self.intervals]
-            lines.append("outside the second union the budget fails:")
+            lines.append("within (r_hi):" + (" empty" if not self.outer else ""))
             lines += ["  " + i.text() for i in self.outer]
         else:
             total = _volume([tuple(zip(*(self.ranges_fractions())))]) or Fraction(1)

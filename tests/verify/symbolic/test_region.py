@@ -74,6 +74,7 @@ CASES = [
     (QUICK, "log(3)", "rr", {"q": "1/2"}),
     (QUICK, "log(7)", "sum", {"p": "3/4"}),
     (QUICK, "log(20)", None, {"q": "3/5"}),
+    (json.loads(example_path("geometric_parametric.json").read_text()), "log(4)", None, None),
 ]
 
 
