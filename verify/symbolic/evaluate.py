@@ -240,22 +240,27 @@ class SymbolicModel:
     def pufferfish_candidates(self, name: str | tuple[str, ...]) -> list[Candidate]:
         """Definition 5: ``(A_i(ω)·B_j, A_j(ω)·B_i)`` for every finite prior, directed pair and
         output, without repeats (``name`` a tuple: the joint release of those mechanisms)."""
+        out: dict[tuple, Candidate] = {}
+        for pair in self.generic.pairs:
+            for first, second in pair.directions():
+                for c in self.direction_candidates(name, first, second):
+                    out.setdefault((c.numerator, c.denominator), c)
+        return list(out.values())
+
+    def direction_candidates(self, name: str | tuple[str, ...], first, second) -> list[Candidate]:
+        """Definition 5 for one ordered pair of secrets (every finite prior and output)."""
         kernel = self.kernel(name)
         out: dict[tuple, Candidate] = {}
         for prior_name in self.model.data["priors"]:
             prior = self.prior(prior_name)
-            for pair in self.generic.pairs:
-                for first, second in pair.directions():
-                    a_first, b_first = self._joint(prior, kernel, first)
-                    a_second, b_second = self._joint(prior, kernel, second)
-                    for output in set(a_first) | set(a_second):
-                        num = a_first.get(output, self.field.zero) * b_second
-                        den = a_second.get(output, self.field.zero) * b_first
-                        if num:
-                            key = (num, den)
-                            out.setdefault(key, Candidate(num, den, f"{first.name} -> "
-                                                          f"{second.name} under {prior_name}, "
-                                                          f"output {output!r}"))
+            a_first, b_first = self._joint(prior, kernel, first)
+            a_second, b_second = self._joint(prior, kernel, second)
+            for output in set(a_first) | set(a_second):
+                num = a_first.get(output, self.field.zero) * b_second
+                den = a_second.get(output, self.field.zero) * b_first
+                if num:
+                    out.setdefault((num, den), Candidate(num, den, f"{first.name} -> {second.name} "
+                                                         f"under {prior_name}, output {output!r}"))
         return list(out.values())
 
     def _joint(self, prior: dict, kernel: dict, secret) -> tuple[dict, object]:

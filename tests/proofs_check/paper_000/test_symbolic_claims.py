@@ -28,3 +28,22 @@ def test_parity_zero_set_is_the_uniform_prior():
     assert outcome.holds and "leakage zero exactly at ['1/2']" in outcome.detail
     model = parse_parametric_model(parity_file("1/10", "2/5"))
     assert symbolic_audit(model).mechanisms[0].leakage.points == ()
+
+
+def test_theorem8_difference_region_agrees_with_the_point_computation():
+    from fractions import Fraction
+
+    from pufferfish.models.polynomials import below
+    from pufferfish.proofs_check.paper_000.figures import binary_chain_model
+    from pufferfish.proofs_check.paper_000.influence import theorem8_ratio
+    from pufferfish.proofs_check.paper_000.symbolic_claims import theorem8_differences
+    from pufferfish.verify.influence.chains import chain_influence_curve
+
+    q, length, b = Fraction(1, 2), 5, 2
+    differ = theorem8_differences(q, length, b)
+    assert [(str(low), str(high)) for low, high, *_ in differ] == [("1/100", "1/2")]
+    for p in (Fraction(1, 50), Fraction(1, 4), Fraction(49, 100), Fraction(51, 100),
+              Fraction(3, 4), Fraction(98, 100)):
+        inside = any(below(low, p) and not below(high, p) for low, high, *_ in differ)
+        curve = chain_influence_curve(binary_chain_model(p, q, length), max_b=b)
+        assert (curve.at(b).max_ratio != theorem8_ratio(p, q, b)) == inside, p
