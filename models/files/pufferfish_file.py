@@ -25,6 +25,9 @@ A model file is JSON, versioned, with exact numbers written as integers or strin
 ``pairs``             list of ``[s1, s2]`` (checked both ways) or ``{"pair": [s1, s2], "directed": true}``.
 ``entry_pairs``       ``true`` adds every pair "attribute i is a" vs "attribute i is b" and their
                       secrets (named ``x1=0``).
+``parameters``        optional: name -> ``[low, high]``; a file that declares parameters is a
+                      parametric model, read by :mod:`pufferfish.models.parametric` (this
+                      reader refuses it with the commands that accept it).
 ``mechanisms``        name -> ``{"table": [[dataset, [[output, p], ...]], ...]}``,
                       ``{"query": Q, "noise": {"geometric": {"alpha": a, "min": lo, "max": hi}}}``
                       (Q is ``"sum"``, ``"count"``, ``"parity"``, ``"identity"``,
@@ -102,6 +105,7 @@ def parse_model(data: object, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> Pu
     """Build a :class:`PufferfishModel` from a decoded model file (``dict``), validating it all."""
     _check_version(data)
     _check_schema(data)
+    _refuse_parameters(data)
     return ModelReader(data, max_datasets).model()  # type: ignore[arg-type]
 
 
@@ -198,6 +202,17 @@ def _check_version(data: object) -> None:
             raise ModelError(f"unsupported model file version {version!r}; this reader supports "
                              f"version {FORMAT_VERSION} (write \"pufferfish_model\": "
                              f"{FORMAT_VERSION})", "pufferfish_model")
+
+
+def _refuse_parameters(data: dict) -> None:
+    """A parametric model is not one exact model: name the commands that read it."""
+    if "parameters" in data:
+        names = ", ".join(data["parameters"])
+        raise ModelError(f"this model declares parameters ({names}), so it is not a single exact "
+                         f"model; `pufferfish audit MODEL --symbolic` and `pufferfish region MODEL "
+                         f"--epsilon E` accept it as it is, and `pufferfish audit MODEL --set "
+                         f"NAME=VALUE` audits it at a point (pufferfish.models.parametric)",
+                         "parameters")
 
 
 @lru_cache(maxsize=1)

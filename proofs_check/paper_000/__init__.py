@@ -12,5 +12,6 @@ CLAIM_MODULES = (
     "algorithms",  # Appendix B, Algorithm 1
     "influence_curve",  # §6.1, Definition 7
     "figure2",  # §6.3, Figure 2(a)
+    "symbolic_claims",  # §4, Examples 4.1–4.2 as functions of a prior parameter
 )
 """The modules that register this paper's claims when imported (in this order)."""

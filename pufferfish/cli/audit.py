@@ -1,13 +1,19 @@
-"""``pufferfish audit MODEL [--epsilon E] [--group K]``: the Pufferfish, DP and leakage levels of
-every mechanism of a model and of their joint release (``000_65109fe28ca61d17.txt`` §3–4; see
-:func:`pufferfish.verify.privacy.audit.audit_model`).  Exit 1 when ``--epsilon`` is exceeded."""
+"""``pufferfish audit MODEL [--epsilon E] [--group K] [--symbolic] [--set NAME=VALUE]``: the
+Pufferfish, DP and leakage levels of every mechanism of a model and of their joint release
+(``000_65109fe28ca61d17.txt`` §3–4; see :func:`pufferfish.verify.privacy.audit.audit_model`).
+Exit 1 when ``--epsilon`` is exceeded.
+
+A parametric model (``"parameters"``, :mod:`pufferfish.models.parametric`) is audited at a point
+with ``--set p=3/4`` (every parameter), or in closed form with ``--symbolic``
+(:func:`pufferfish.verify.symbolic.levels.symbolic_audit`; ``--set`` then fixes some parameters
+and leaves the others free)."""
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import (add_common_options, emit, epsilon_help, parse_epsilon,
-                                   positive_int, verdict)
+from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help,
+                                   parse_epsilon, positive_int, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.report import Progress
 
@@ -19,17 +25,30 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--epsilon", help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
+    add_parameter_options(parser)
+    parser.add_argument("--symbolic", action="store_true",
+                        help="parametric models: each level as a closed-form (piecewise, for one "
+                             "free parameter) expression in the parameters")
     add_common_options(parser, datasets=True, outputs=True)
     parser.set_defaults(handler=run)
     return parser
 
 
+def add_parameter_options(parser: argparse.ArgumentParser) -> None:
+    """``--set NAME=VALUE`` (repeatable): fix a parameter of a parametric model."""
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE", dest="assignments",
+                        help="parametric models: fix parameter NAME to the exact VALUE "
+                             "(repeatable; e.g. --set p=3/4)")
+
+
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import load_model
+    if args.symbolic:
+        return run_symbolic(args)
+    from pufferfish.models.parametric import load_model_at
     from pufferfish.verify.privacy.audit import audit_model
 
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
-    model = load_model(args.model, max_datasets=args.max_datasets)
+    model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     progress = Progress(len(model.mechanisms) + 1, "auditing")
@@ -40,3 +59,23 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
     emit(args, result.to_dict(), result.explain(args.model))
     return verdict(result.holds)
+
+
+def run_symbolic(args: argparse.Namespace) -> int:
+    from pufferfish.models.parametric import load_free_parameters
+    from pufferfish.verify.symbolic.levels import symbolic_audit
+
+    if args.epsilon is not None or args.group is not None:
+        raise UsageError("--symbolic computes closed-form levels; for the parameter values "
+                         "where a budget holds use `pufferfish region MODEL --epsilon E`, and "
+                         "for group DP audit at a point with --set")
+    model = load_free_parameters(args.model, args.assignments)
+    if not model.data.get("mechanisms"):
+        raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
+    progress = Progress(len(model.data["mechanisms"]) + 1, "closed forms")
+    try:
+        result = symbolic_audit(model, args.max_datasets, args.max_outputs, progress.step)
+    finally:
+        progress.close()
+    emit(args, result.to_dict(), result.explain(args.model))
+    return 0

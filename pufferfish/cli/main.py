@@ -30,7 +30,7 @@ EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
 
 COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "influence-figures", "quilts", "mqm", "mqm-figures", "wasserstein",
-            "multiuser", "dcp", "dcp-design", "design", "experiment")
+            "multiuser", "dcp", "dcp-design", "design", "experiment", "region")
 """Every subcommand, in the order of ``pufferfish --help``; the module of ``name`` is
 ``pufferfish.cli.<name with - replaced by _>``."""
 

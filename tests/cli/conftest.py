@@ -75,6 +75,12 @@ def cases_on_examples(tmp):
         ("design", ["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "log(3)"]),
         ("design", ["design", ex("quickstart.json"), "--query", "attribute:x1", "--epsilon", "1",
                     "--compare", "--composable", "dp-style"]),
+        ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                    "--mechanism", "rr", "--set", "q=9/10"]),
+        ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                    "--mechanism", "rr", "--width", "1/8"]),
+        ("audit", ["audit", ex("quickstart_parametric.json"), "--symbolic", "--set", "q=9/10"]),
+        ("audit", ["audit", ex("quickstart_parametric.json"), "--set", "p=3/4", "--set", "q=9/10"]),
         ("experiment", ["experiment", "topk", "--shape", "activities", "--trials", "2",
                         "--workers", "1", "--out", str(tmp / "topk")]),
     ]

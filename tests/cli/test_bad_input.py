@@ -42,6 +42,12 @@ def with_probability(value) -> dict:
     return data
 
 
+def parametric(edit) -> dict:
+    data = json.loads(example_path("quickstart_parametric.json").read_text())
+    edit(data)
+    return data
+
+
 def constraints(epsilon) -> dict:
     return {"nfc_constraints": 1, "epsilon": epsilon, "constraints": [
         {"name": "dp", "left": [1], "pair": ["s2", "s1"], "beta": [[[0], "1"]]}]}
@@ -167,6 +173,20 @@ CASES = {
     "mqm-figures --lengths a,b": lambda t: ["mqm-figures", "--out", str(t / "f"), "--figure", "4",
                                             "--lengths", "a,b"],
     "experiment --out existing file": lambda t: ["experiment", "topk", "--out", existing_file(t)],
+    # parametric models (issue 14)
+    "parameter used but not declared": lambda t: ["audit", model(t, parametric(
+        lambda d: d["mechanisms"]["rr"]["per_entry"]["randomized_response"].update(keep="r"))),
+        "--symbolic"],
+    "empty parameter range": lambda t: ["region", model(t, parametric(
+        lambda d: d["parameters"].update(p=["1", "1/2"]))), "--epsilon", "1"],
+    "entry negative somewhere in the range": lambda t: ["region", model(t, parametric(
+        lambda d: d["mechanisms"]["rr"]["per_entry"]["randomized_response"].update(keep="2*p-1/2"))),
+        "--epsilon", "1"],
+    "row sums to 1 only at some values": lambda t: ["audit", model(t, parametric(
+        lambda d: d["priors"]["sticky"]["markov"]["transition"]["0"].update({"1": "q/9"}))),
+        "--symbolic"],
+    "parametric model without --set": lambda t: ["audit", str(example_path(
+        "quickstart_parametric.json"))],
     # output paths
     "--output ''": lambda t: ["collapse", "parity", "--output", ""],
     "--output /dev/full": lambda t: ["collapse", "parity", "--output", "/dev/full"],

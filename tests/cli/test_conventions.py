@@ -15,8 +15,8 @@ from pufferfish.cli.common import (EPSILON_FORMS, nonnegative_int, output_file, 
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
 ENUMERATE_DATASETS = {"audit", "composes", "postprocess", "influence", "quilts", "mqm",
-                      "wasserstein", "design"}
-ENUMERATE_OUTPUTS = {"audit", "composes", "postprocess"}
+                      "wasserstein", "design", "region"}
+ENUMERATE_OUTPUTS = {"audit", "composes", "postprocess", "region"}
 EARLIER_FILE_OPTIONS = {"--write", "--save-curve", "--plot"}
 COUNT_TYPES = (positive_int, nonnegative_int)
 

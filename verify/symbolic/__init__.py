@@ -1,0 +1,9 @@
+"""Parametric models in closed form (issue 14): every exact quantity of a model whose
+probabilities are rational functions of parameters is itself a rational function.
+
+``evaluate``    the model's probabilities and Definitions 1, 4, 5 as rational functions
+``univariate``  exact cell decomposition of a parameter range by real roots
+``levels``      closed-form (piecewise) Pufferfish and DP levels, leakage zero-sets
+``region``      where a budget holds: exact intervals (one parameter), certified maps (several)
+``plot``        the picture of a two-parameter map
+"""
