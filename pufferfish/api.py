@@ -31,7 +31,8 @@ from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
-__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes"]
+__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes",
+           "design", "load_parametric", "symbolic_audit", "region"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
 BudgetSource = str | int | Fraction
@@ -162,3 +163,78 @@ def composes(model: ModelSource, epsilon: BudgetSource, *,
     return composition_report(model, chosen, budget(epsilon), runs=runs, max_runs=max_runs,
                               max_datasets=max_datasets, max_outputs=max_outputs,
                               max_coefficients=max_coefficients)
+
+
+def design(model: ModelSource, query: str, epsilon: BudgetSource, *, loss: str | None = None,
+           data: str | None = None, composable: str = "none",
+           dp_epsilon: BudgetSource | None = None, neighbours: str = "entry",
+           max_datasets: int = DEFAULT_MAX_DATASETS):
+    """The ε-Pufferfish mechanism of least expected loss (``pufferfish design``;
+    :func:`pufferfish.verify.design.report.design_mechanism`, ``000_65109fe28ca61d17.txt`` §5–6).
+
+    An exact rational mechanism, re-verified by the exact audit, with its exact loss and an exact
+    lower bound from the dual; ``composable="dp-style"`` adds DP-style constraints (at
+    ``dp_epsilon``, default ε) so that the design composes linearly.
+
+    >>> result = design("quickstart.json", "sum", "log(3)")
+    >>> str(result.loss), str(result.lower_bound)
+    ('3/16', '3/16')
+    """
+    from pufferfish.verify.design.report import design_mechanism
+
+    return design_mechanism(load(model, max_datasets=max_datasets), query, budget(epsilon),
+                            loss=loss, data=data, composable=composable,
+                            dp_budget=_optional_budget(dp_epsilon), neighbours=neighbours,
+                            max_datasets=max_datasets)
+
+
+def load_parametric(source: str | os.PathLike | Mapping):
+    """A parametric model (a model file that declares ``"parameters"``), validated symbolically:
+    rows sum to 1 identically and every entry is nonnegative over the whole parameter box
+    (:mod:`pufferfish.models.parametric`).  A shipped example may be named.
+
+    >>> load_parametric("quickstart_parametric.json").box.names
+    ('p', 'q')
+    """
+    from pufferfish.models.parametric import load_parametric_model, parse_parametric_model
+
+    if isinstance(source, Mapping):
+        return parse_parametric_model(dict(source))
+    path = Path(source)
+    if not path.exists() and isinstance(source, str) and os.sep not in source:
+        from pufferfish.examples import example_names, example_path
+
+        if source in example_names():
+            path = example_path(source)
+    return load_parametric_model(path)
+
+
+def symbolic_audit(model, *, max_datasets: int = DEFAULT_MAX_DATASETS):
+    """Closed-form Pufferfish, DP and leakage levels of a parametric model
+    (``pufferfish audit --symbolic``; :func:`pufferfish.verify.symbolic.levels.symbolic_audit`).
+
+    >>> symbolic_audit("quickstart_parametric.json").to_dict()["parameters"]
+    {'p': ['1/2', '1'], 'q': ['1/2', '1']}
+    """
+    from pufferfish.verify.symbolic.levels import symbolic_audit as audit_symbolically
+
+    if not hasattr(model, "box"):
+        model = load_parametric(model)
+    return audit_symbolically(model, max_datasets=max_datasets)
+
+
+def region(model, epsilon: BudgetSource, *, mechanism: str | None = None,
+           width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS):
+    """The parameter values where a parametric model meets ε (``pufferfish region``;
+    :func:`pufferfish.verify.symbolic.region.budget_region`): exact intervals with algebraic
+    endpoints for one parameter, a certified map of boxes for several.
+
+    >>> region("quickstart_parametric.json", "log(3)", mechanism="rr",
+    ...        width=Fraction(1, 16)).to_dict()["area"]         # of the box [1/2, 1]²
+    {'inside': '0', 'outside': '13/128', 'boundary': '19/128'}
+    """
+    from pufferfish.verify.symbolic.region import budget_region
+
+    if not hasattr(model, "box"):
+        model = load_parametric(model)
+    return budget_region(model, budget(epsilon), mechanism, width, max_datasets)
