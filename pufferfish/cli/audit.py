@@ -14,6 +14,7 @@ import argparse
 
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help,
                                    parse_epsilon, positive_int, verdict)
+from pufferfish.cli.common import add_parameter_options
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.report import Progress
 
@@ -32,13 +33,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_common_options(parser, datasets=True, outputs=True)
     parser.set_defaults(handler=run)
     return parser
-
-
-def add_parameter_options(parser: argparse.ArgumentParser) -> None:
-    """``--set NAME=VALUE`` (repeatable): fix a parameter of a parametric model."""
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE", dest="assignments",
-                        help="parametric models: fix parameter NAME to the exact VALUE "
-                             "(repeatable; e.g. --set p=3/4)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -261,3 +261,20 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "parse_epsilon",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]
+
+
+def add_parameter_options(parser: argparse.ArgumentParser) -> None:
+    """``--set NAME=VALUE`` (repeatable): fix a parameter of a parametric model (issue 14); the
+    commands that read a Pufferfish model file then work on the exact model at that point."""
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE", dest="assignments",
+                        help="parametric models: fix parameter NAME to the exact VALUE "
+                             "(repeatable; e.g. --set p=3/4)")
+
+
+def load_pufferfish_model(args: argparse.Namespace):
+    """The exact Pufferfish model of ``args.model``: a parametric model instantiated at the
+    ``--set`` values (:func:`pufferfish.models.parametric.load_model_at`)."""
+    from pufferfish.models.parametric import load_model_at
+
+    return load_model_at(args.model, getattr(args, "assignments", None),
+                         max_datasets=args.max_datasets)

@@ -17,6 +17,7 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
                                    emit, epsilon_help, names_option, parse_epsilon,
                                    positive_int)
+from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -34,16 +35,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--max-coefficients", type=positive_int, default=10**6,
                         help="refuse programs with more coefficients (default 10^6)")
     add_common_options(parser, datasets=True, outputs=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.verify.nfc.report import composition_report
 
     budget = parse_epsilon(args.epsilon)
-    model = load_model(args.model, max_datasets=args.max_datasets)
+    model = load_pufferfish_model(args)
     names = names_option(args.mechanisms, "--mechanisms") or list(model.mechanisms)
     report = composition_report(model, [model.mechanism(n) for n in names], budget,
                                 runs=args.runs or 0, max_runs=args.max_runs,

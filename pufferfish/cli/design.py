@@ -18,6 +18,7 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
                                    parse_epsilon, prepare_folder, wrote)
+from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 MODEL_FILE = "designed.json"
 FIGURE_FILE = "design_loss.png"
@@ -58,6 +59,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_out_folder(parser, f"{MODEL_FILE} (the model with the designed mechanism) and, with "
                            f"--compare, {FIGURE_FILE}")
     add_common_options(parser, datasets=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -98,7 +100,7 @@ def _loss(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import dump_model, load_model
+    from pufferfish.models.files.pufferfish_file import dump_model
     from pufferfish.verify.design.report import design_mechanism, designed_model
 
     budget = parse_epsilon(args.epsilon)
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.epsilons else None)
     if epsilons and not (args.compare and args.out):
         raise UsageError("--epsilons draws the figure of --compare into --out DIR: give both")
-    model = load_model(args.model, max_datasets=args.max_datasets)
+    model = load_pufferfish_model(args)
     options = dict(loss=_loss(args), outputs=_outputs(args.output_values), data=args.data,
                    neighbours=args.neighbours, max_datasets=args.max_datasets)
     result = design_mechanism(model, args.query, budget, composable=args.composable,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
+from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 from pufferfish.verify.influence.curve_file import curve_document
 from pufferfish.verify.report import Progress, table
 
@@ -35,6 +36,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--plot", type=output_file, help=argparse.SUPPRESS)
     parser.add_argument("--save-curve", type=output_file, help=argparse.SUPPRESS)
     add_common_options(parser, datasets=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -71,10 +73,10 @@ def compute_curve(model, pairs, max_b, method: str, progress=None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import load_model, write_json_atomically
+    from pufferfish.models.files.pufferfish_file import write_json_atomically
     from pufferfish.models.numbers import INFINITY, epsilon_float
 
-    model = load_model(args.model, max_datasets=args.max_datasets)
+    model = load_pufferfish_model(args)
     pairs = _select_pairs(model, args.secret_pair)
     bar = Progress(100, "influence")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.audit import add_parameter_options
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
                                    prepare_folder, wrote)
+from pufferfish.cli.common import add_parameter_options
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    add_common_options, emit, epsilon_help, parse_epsilon)
+from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -30,6 +31,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--delta", help=f"run the (ε, δ) variant of Appendix A.4 with this δ in "
                                         f"[0, 1) ({RATIONAL_FORMS})")
     add_common_options(parser, datasets=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -43,13 +45,12 @@ def _status(relation: str | None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.models.numbers import exact
     from pufferfish.verify.transport.report import wasserstein_report
 
     budget = parse_epsilon(args.epsilon)
     delta = exact(args.delta, "--delta") if args.delta is not None else None
-    model = load_model(args.model, max_datasets=args.max_datasets)
+    model = load_pufferfish_model(args)
     report = wasserstein_report(model, args.query, budget, delta, max_datasets=args.max_datasets,
                                 source=str(args.model))
     emit(args, report.to_dict(), report.explain())
