@@ -37,10 +37,10 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("Definition 5", "§2.2", claims=("000.thm5.pufferfish_dp_invariance",),
               reason=_DEFINITION + "pufferfish.verify.privacy.pufferfish; its post-processing "
               "invariance (§2) is checked"),
-    Statement("Example 4.1", "§4", claims=("000.ex41.two_runs",)),
+    Statement("Example 4.1", "§4", claims=("000.ex41.two_runs", "000.ex41.symbolic")),
     Statement("Theorem 1", "§4", claims=("000.thm1.zero_leakage", "000.thm1.expected_runs_bound",
                                         "000.thm1.expected_runs_formula")),
-    Statement("Example 4.2", "§4", claims=("000.ex42.two_runs",)),
+    Statement("Example 4.2", "§4", claims=("000.ex42.two_runs", "000.ex42.prior")),
     Statement("Theorem 2", "§4", claims=("000.thm2.zero_leakage", "000.thm2.expected_runs")),
     Statement("Example 4.3", "§4", claims=("000.ex43.two_runs",)),
     Statement("Theorem 3", "§4", claims=("000.thm3.epsilon", "000.thm3.expected_runs",
@@ -59,7 +59,8 @@ STATEMENTS: tuple[Statement, ...] = (
     Statement("Theorem 6", "§6.2", claims=("000.thm6.translation",)),
     Statement("Theorem 7", "§6.2", claims=("000.thm7.composition",)),
     Statement("Example 6.1", "§6.3", claims=("000.thm8.closed_form", "000.thm8.boundary")),
-    Statement("Theorem 8", "§6.3; Appendix C", claims=("000.thm8.closed_form", "000.thm8.boundary")),
+    Statement("Theorem 8", "§6.3; Appendix C", claims=("000.thm8.closed_form", "000.thm8.boundary",
+                                                       "000.thm8.symbolic")),
     Statement("Figure 2", "§6.3", claims=("000.fig2a.correlation",),
               reason="panel (a)'s reading is checked exactly; panel (b) (Gaussian priors) is "
               "numerical and drawn by proofs_check/paper_000/figures.py, its reading (stronger "

@@ -29,6 +29,7 @@ high set), then a root isolation per pair of distinct pieces.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
@@ -40,6 +41,7 @@ from pufferfish.models.parametric import parse_parametric_model
 from pufferfish.models.polynomials import fraction_text, to_fraction
 from pufferfish.proofs_check.paper_000.collapse_examples import parity_example
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
+from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, register,
                                               violation)
 from pufferfish.verify.symbolic.evaluate import SymbolicModel
@@ -103,13 +105,17 @@ def parity_file(low: str, high: str) -> dict:
     return data
 
 
+PARITY_ZERO = Fraction(1, 2)
+"""Where Example 4.2's parity mechanism leaks nothing: the paper's uniform prior, t = 1/2."""
+
+
 def _check_parity(instance: Instance) -> ClaimOutcome:
     low, high = instance.params["low"], instance.params["high"]
     audit = symbolic_audit(parse_parametric_model(parity_file(low, high)))
     result = audit.mechanisms[0]
     zero = result.leakage.points if result.leakage.points is not None else ()
     zero_level = [f"[{p.low}, {p.high}]" for p in result.pufferfish.pieces if p.ratio == 1]
-    expected = Fraction(1, 2)
+    expected = PARITY_ZERO
     inside = Fraction(low) <= expected <= Fraction(high)
     ok = not zero_level and [str(p) for p in zero] == (["1/2"] if inside else [])
     pieces = "; ".join(p.text("t") for p in result.pufferfish.pieces)
@@ -167,6 +173,14 @@ def _theorem8_paper(p: sympy.Symbol, q: Fraction, b: int, t: Fraction):
             return None
         total *= x if x.xreplace(at) >= 1 else 1 / x
     return sympy.cancel(total)
+
+
+def _theorem8_paper_shifted(p: sympy.Symbol, q: Fraction, b: int, t: Fraction):
+    """Mutant: Theorem 8's closed form evaluated at ``b + 1`` (d_L, d_R off by one)."""
+    return _ORIGINAL_THEOREM8_PAPER(p, q, b + 1, t)
+
+
+_ORIGINAL_THEOREM8_PAPER = _theorem8_paper
 
 
 def _theorem8_switches(p: sympy.Symbol, q: Fraction, b: int) -> list[sympy.Poly]:
@@ -276,7 +290,9 @@ register(Claim(
     "Observation: on 3 bits i.i.d. with Pr[1] = t, the parity mechanism's single-run Pufferfish "
     "level is positive except at t = 1/2 (the paper's uniform prior), where the leakage is zero; "
     "the closed form in t and the exact zero set are reported.",
-    _parity_instances, _check_parity, observation=True))
+    _parity_instances, _check_parity, observation=True,
+    mutants=(patched("zero leakage claimed at t = 1/3 instead of 1/2", _check_parity,
+                     _parity_instances, sys.modules[__name__], PARITY_ZERO=Fraction(1, 3)),)))
 
 register(Claim(
     "000.thm8.symbolic", PAPER, "§6.3, Theorem 8 (Appendix C statement) as a function of p",
@@ -284,4 +300,7 @@ register(Claim(
     "Theorem 8's closed form of a*(b) equals the exact a*(b) as a function of p in "
     "[1/100, 99/100] (q fixed, 2b + 1 <= T); otherwise the exact set of p where they differ is "
     "reported.",
-    _theorem8_instances, _check_theorem8))
+    _theorem8_instances, _check_theorem8,
+    mutants=(patched("d_L, d_R computed from b + 1", _check_theorem8,
+                     [Instance("q=1/2, T=3, b=1", {"q": Fraction(1, 2), "T": 3, "b": 1})],
+                     sys.modules[__name__], _theorem8_paper=_theorem8_paper_shifted),)))
