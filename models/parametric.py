@@ -332,6 +332,29 @@ def parse_assignments(texts: list[str] | None) -> dict[str, Fraction]:
 def load_model_at(path: str | os.PathLike, assignments: list[str] | None, *,
                   max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
     """The exact model of the file at ``path``; a parametric one instantiated at ``--set`` values."""
+    data, values = _read_at(path, assignments)
+    if values:
+        return parse_parametric_model(data).instantiate(values, max_datasets=max_datasets)
+    return parse_model(data, max_datasets=max_datasets)
+
+
+def model_data_at(path: str | os.PathLike, assignments: list[str] | None, *,
+                  max_datasets: int = DEFAULT_MAX_DATASETS) -> object:
+    """The decoded model file at ``path`` for commands that read the file's JSON themselves: as
+    written, or — for a parametric file with ``--set`` values — the exact instance written back
+    as a model file dict (:func:`pufferfish.models.files.pufferfish_file.model_to_dict`)."""
+    from pufferfish.models.files.pufferfish_file import model_to_dict
+
+    data, values = _read_at(path, assignments)
+    if values:
+        instance = parse_parametric_model(data).instantiate(values, max_datasets=max_datasets)
+        return model_to_dict(instance, max_datasets=max_datasets)
+    return data
+
+
+def _read_at(path: str | os.PathLike, assignments: list[str] | None) -> tuple[object, dict]:
+    """The decoded file and the ``--set`` values; a parametric file needs values, and values
+    need a parametric file."""
     data = read_json_file(path, "model file")
     values = parse_assignments(assignments)
     if isinstance(data, dict) and "parameters" in data:
@@ -340,10 +363,9 @@ def load_model_at(path: str | os.PathLike, assignments: list[str] | None, *,
             raise ModelError(f"this model declares parameters ({names}); {SYMBOLIC_COMMANDS} "
                              f"accept it as it is, or instantiate it at a point with --set, "
                              f"e.g. --set NAME=VALUE for each parameter", "parameters")
-        return parse_parametric_model(data).instantiate(values, max_datasets=max_datasets)
-    if values:
+    elif values:
         raise ModelError("--set was given but the model declares no parameters", "--set")
-    return parse_model(data, max_datasets=max_datasets)
+    return data, values
 
 
 def load_free_parameters(path: str | os.PathLike, assignments: list[str] | None) -> ParametricModel:

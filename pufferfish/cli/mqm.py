@@ -15,6 +15,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
+from pufferfish.cli.common import add_parameter_options
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
 
@@ -42,6 +43,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--nodes", help="only these comma-separated 1-based nodes (exact method)")
     add_search_options(parser)
     add_common_options(parser, datasets=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
                                    add_out_folder, emit, output_file, prepare_folder, wrote)
+from pufferfish.cli.common import add_parameter_options
 
 CONSTRUCTION_FILE = "construction.json"
 
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                            f"{CONSTRUCTION_FILE}, with --constraints")
     parser.add_argument("--write", metavar="FILE", type=output_file, help=argparse.SUPPRESS)
     add_common_options(parser, datasets=True, outputs=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -50,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from pufferfish.models.errors import ModelError
     from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
+    from pufferfish.models.parametric import model_data_at
     from pufferfish.verify.nfc.postprocessing import postprocess_audit
 
-    data = read_json_file(args.model, "model file")
+    data = model_data_at(args.model, args.assignments, max_datasets=args.max_datasets)
     mapping = read_json_file(args.map, "map file")
     if not isinstance(mapping, dict) or set(mapping) != {"map"}:
         raise ModelError("the map file is {\"map\": [[output, [[new output, p], ...]], ...]}",

@@ -16,6 +16,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
+from pufferfish.cli.common import add_parameter_options
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "privacy budget ε > 0: scores card(X_N)/(ε − e(X_Q|X_i))"))
     add_search_options(parser)
     add_common_options(parser, datasets=True)
+    add_parameter_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -61,12 +63,14 @@ def load_quilt_family(args: argparse.Namespace):
     from pufferfish.models.bayesnet import chain_from_markov_prior
     from pufferfish.models.errors import ModelError, UnsupportedError
     from pufferfish.models.files.bayesnet_file import is_bayesnet_file, parse_bayesnet
-    from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
+    from pufferfish.models.files.pufferfish_file import parse_model
+    from pufferfish.models.parametric import model_data_at
     from pufferfish.models.priors import MarkovPrior
     from pufferfish.models.chain_family import ChainFamily, binary_grid_family
     from pufferfish.verify.quilts.prior_networks import network_family
 
-    data = read_json_file(args.model, "model file")
+    data = model_data_at(args.model, getattr(args, "assignments", None),
+                         max_datasets=args.max_datasets)
     if is_bayesnet_file(data):
         return parse_bayesnet(data)
     model = parse_model(_priors_only(data), max_datasets=args.max_datasets)
