@@ -263,6 +263,18 @@ class IntervalFamily:
                                  f"{fraction_str(low)} and the upper bounds to "
                                  f"{fraction_str(high)}; need lower sum <= 1 <= upper sum", path)
 
+    def require_blocks(self, secrets: tuple[str, ...], pair_label: str,
+                       family_name: str | None = None) -> None:
+        """Refuse, at the family's path, a pair whose secret the family gives no blocks for
+        (the family says nothing about that secret's conditional, so no level can be computed).
+        ``family_name`` is the family's key in the model (default: its own name)."""
+        name = family_name if family_name is not None else self.name
+        for secret in secrets:
+            if secret not in self.blocks:
+                raise ModelError(f"interval family {name!r} gives no blocks for secret "
+                                 f"{secret!r}, which pair {pair_label!r} uses",
+                                 f"priors.{name}.interval")
+
     def extreme_conditional(self, secret: str, values: Mapping[Dataset, Fraction],
                             maximize: bool) -> tuple[Fraction, Distribution]:
         """``max`` (or ``min``) of ``Σ_D q(D) values[D]`` over the family's ``q = θ(·|secret)``.

@@ -267,11 +267,7 @@ def _pair_conditionals(model: PufferfishModel, datasets: Sequence[Dataset],
     for name, family in model.interval_families.items():
         for pair in model.pairs:
             for first, second in pair.directions():
-                for secret in (first.name, second.name):
-                    if secret not in family.blocks:
-                        raise ModelError(f"interval family {name!r} gives no blocks for secret "
-                                         f"{secret!r}, which pair {pair.label!r} uses",
-                                         f"priors.{name}.interval")
+                family.require_blocks((first.name, second.name), pair.label, name)
                 for v1, v2 in product(interval_vertices(family, first.name, index),
                                       interval_vertices(family, second.name, index)):
                     add(f"{first.name} vs {second.name} under {name} (vertex)", v1, v2)

@@ -62,7 +62,6 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.influence.max_influence import MaxInfluence, max_influence_of_joints
 from pufferfish.verify.privacy.pufferfish import ratio_key
 from pufferfish.verify.privacy.supports import prior_supports
-from pufferfish.verify.transport.family_vertices import require_blocks
 from pufferfish.verify.report import Explained
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -258,7 +257,7 @@ def _conditionals(model: PufferfishModel, first: Secret, second: Secret, max_dat
             continue
         tables.append(_Conditionals(name, tuple(rows), mass_first, mass_second, denominator))
     for name, family in model.interval_families.items():
-        require_blocks(name, family, (first.name, second.name), f"{first.name} -> {second.name}")
+        family.require_blocks((first.name, second.name), f"{first.name} -> {second.name}", name)
         tables.append(_FamilyConditionals(name, family, first.name, second.name))
     return tables, skipped
 

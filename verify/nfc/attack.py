@@ -45,7 +45,6 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget, budget_float, compare_ratio, scale_budget
 from pufferfish.verify.nfc.programs import NfcProgram
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
-from pufferfish.verify.transport.family_vertices import require_blocks
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_RUNS = 200
@@ -269,7 +268,7 @@ def _directions(model: PufferfishModel, table: KernelTable, max_datasets: int) -
     directions: list[tuple] = []
     for name, family in model.interval_families.items():
         for pair in model.pairs:
-            require_blocks(name, family, (pair.first.name, pair.second.name), pair.label)
+            family.require_blocks((pair.first.name, pair.second.name), pair.label, name)
             for first, second in pair.directions():
                 directions.append(((first.name, second.name), name, family, None, None, None))
     for prior, support in prior_supports(model, max_datasets).items():

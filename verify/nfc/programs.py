@@ -363,11 +363,7 @@ def _program_keys(model: PufferfishModel, max_datasets: int,
     for family_name, family in model.interval_families.items():
         for pair in model.pairs:
             for first, second in pair.directions():
-                for name in (first.name, second.name):
-                    if name not in family.blocks:
-                        raise ModelError(f"interval family {family_name!r} gives no blocks for "
-                                         f"secret {name!r}, which pair {pair.label!r} uses",
-                                         f"priors.{family_name}.interval")
+                family.require_blocks((first.name, second.name), pair.label, family_name)
                 candidates = [d for block in family.blocks[first.name] if block.upper > 0
                               for d in block.datasets]
                 for support in minimal_supports(family, second.name, max_supports):

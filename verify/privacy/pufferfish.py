@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
@@ -151,11 +150,7 @@ def pufferfish_level(model: PufferfishModel, mechanism: Mechanism, budget: Budge
     for family_name, family in model.interval_families.items():
         for pair in model.pairs:
             for first, second in pair.directions():
-                for secret in (first, second):
-                    if secret.name not in family.blocks:
-                        raise ModelError(f"interval family {family_name!r} gives no blocks for "
-                                         f"secret {secret.name!r}, which pair {pair.label!r} uses",
-                                         f"priors.{family_name}.interval")
+                family.require_blocks((first.name, second.name), pair.label, family_name)
                 levels.append(_interval_direction(pair.label, first, second, family_name,
                                                   family, table))
     witness = max(levels, key=_level_key, default=None)

@@ -42,7 +42,7 @@ from fractions import Fraction
 from itertools import product
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import TooLargeError
 from pufferfish.models.priors import IntervalBlock, IntervalFamily
 from pufferfish.models.universe import Dataset
 
@@ -108,15 +108,4 @@ def extreme_pushforwards(family: IntervalFamily, secret: str,
     return list(out.values())
 
 
-def require_blocks(family_name: str, family: IntervalFamily, secrets: tuple[str, ...],
-                   pair_label: str) -> None:
-    """Refuse, with the family's path, a pair whose secret the family gives no blocks for."""
-    for secret in secrets:
-        if secret not in family.blocks:
-            raise ModelError(f"interval family {family_name!r} gives no blocks for secret "
-                             f"{secret!r}, which pair {pair_label!r} uses",
-                             f"priors.{family_name}.interval")
-
-
-__all__ = ["DEFAULT_MAX_VERTICES", "block_mass_vertices", "extreme_pushforwards",
-           "require_blocks"]
+__all__ = ["DEFAULT_MAX_VERTICES", "block_mass_vertices", "extreme_pushforwards"]

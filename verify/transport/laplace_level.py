@@ -40,7 +40,7 @@ from pufferfish.models.numbers import Ratio, fraction_str, ratio_key
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.privacy.supports import prior_supports
-from pufferfish.verify.transport.family_vertices import extreme_pushforwards, require_blocks
+from pufferfish.verify.transport.family_vertices import extreme_pushforwards
 from pufferfish.verify.transport.laplace_hockey import HockeyStickBound, laplace_mixture_hockey_stick
 from pufferfish.verify.transport.laplace_mixture import (MAX_BITS, LaplaceRatioBound, Measure, check_scale,
                                                          laplace_mixture_sup_ratio, log_bounds)
@@ -181,7 +181,7 @@ def conditional_query_distributions(model: PufferfishModel, query: Callable[[Dat
     for name, family in model.interval_families.items():
         vertices: dict[str, list[Distribution]] = {}
         for pair in model.pairs:
-            require_blocks(name, family, (pair.first.name, pair.second.name), pair.label)
+            family.require_blocks((pair.first.name, pair.second.name), pair.label, name)
             for first, second in pair.directions():
                 for secret in (first.name, second.name):
                     if secret not in vertices:
