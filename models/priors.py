@@ -51,12 +51,30 @@ class Prior(ABC):
 
     def support(self, limit: int = DEFAULT_MAX_DATASETS) -> Iterator[tuple[Dataset, Fraction]]:
         """Enumerate ``(D, Pr[D | θ])`` over the support, refusing beyond ``limit`` datasets."""
+        self.require_support_within(limit)
+        return self._support()
+
+    def require_support_within(self, limit: int = DEFAULT_MAX_DATASETS) -> None:
+        """Raise :class:`TooLargeError` when the support may have more than ``limit`` datasets."""
         bound = self.support_bound()
         if bound > limit:
             raise TooLargeError(
                 f"prior {self.name!r} may give positive probability to {bound:,} datasets, more "
                 f"than the limit of {limit:,}; raise it with --max-datasets",
                 join_path("priors", self.name))
+
+    def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
+        """Blocks that partition the support for work split across tasks: ``(prefix, Pr[prefix])``
+        for the values of the first ``depth`` attributes, in enumeration order, so that
+        concatenating :meth:`support_under` over the blocks gives :meth:`support` in its order.
+        Priors without a product or chain structure give one block, the whole support."""
+        return [((), Fraction(1))]
+
+    def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+        """The part of the support whose datasets start with ``prefix`` (a block from
+        :meth:`prefix_blocks`), in enumeration order."""
+        if prefix:
+            raise ValueError(f"prior {self.name!r} is not split into blocks")
         return self._support()
 
     def distribution(self, limit: int = DEFAULT_MAX_DATASETS) -> Distribution:
@@ -108,12 +126,21 @@ class IndependentPrior(Prior):
         return prod(len(m) for m in self.marginals)
 
     def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        return self.support_under((), Fraction(1))
+
+    def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
+        return self._grow([((), Fraction(1))], self.marginals[:depth])
+
+    def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+        return iter(self._grow([(prefix, probability)], self.marginals[len(prefix):]))
+
+    @staticmethod
+    def _grow(layer: list[tuple[tuple, Fraction]], marginals) -> list[tuple[tuple, Fraction]]:
         # grow the products one attribute at a time so shared prefixes are multiplied once
-        layer: list[tuple[tuple, Fraction]] = [((), Fraction(1))]
-        for marginal in self.marginals:
+        for marginal in marginals:
             items = list(marginal.items())
             layer = [(prefix + (v,), p * q) for prefix, p in layer for v, q in items]
-        return iter(layer)
+        return layer
 
     def to_dict(self) -> dict:
         return {"independent": {a: {str(v): fraction_str(p) for v, p in m.items()}
@@ -159,19 +186,28 @@ class MarkovPrior(Prior):
         return bound
 
     def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
-        def extend(prefix: tuple, p: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
-            step = len(prefix) - 1
-            if step == len(self.transitions):
-                yield prefix, p
-                return
-            row = self.transitions[step].get(prefix[-1])
-            if row is None:
-                return
-            for value, q in row.items():
-                yield from extend(prefix + (value,), p * q)
+        return self.support_under((), Fraction(1))
 
-        for value, p in self.initial.items():
-            yield from extend((value,), p)
+    def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
+        return list(self._extend((), Fraction(1), max(0, min(depth, len(self.attributes)))))
+
+    def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+        return self._extend(prefix, probability, len(self.attributes))
+
+    def _extend(self, prefix: tuple, p: Fraction, length: int) -> Iterator[tuple[tuple, Fraction]]:
+        """Every continuation of ``prefix`` to ``length`` values with positive probability."""
+        if len(prefix) == length:
+            yield prefix, p
+            return
+        if not prefix:
+            for value, q in self.initial.items():
+                yield from self._extend((value,), p * q, length)
+            return
+        row = self.transitions[len(prefix) - 1].get(prefix[-1])
+        if row is None:
+            return
+        for value, q in row.items():
+            yield from self._extend(prefix + (value,), p * q, length)
 
     def to_dict(self) -> dict:
         def kernel_dict(kernel: Mapping[Value, Distribution]) -> dict:

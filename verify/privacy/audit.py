@@ -22,10 +22,17 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget
-from pufferfish.verify.privacy.composition import CompositionResult, composition_audit
+from pufferfish.models.kernel import KernelTable
+from pufferfish.models.mechanisms import compose
+from pufferfish.verify.execution import Engine, InProcessEngine
+from pufferfish.verify.privacy.blocks import (audited_secrets, block_plan, merge_block_sums,
+                                              shippable, support_block_sums)
+from pufferfish.verify.privacy.composition import CompositionResult, composition_result
 from pufferfish.verify.privacy.dp import DPResult, dp_level
-from pufferfish.verify.privacy.leakage import LeakageResult, leakage
-from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_level
+from pufferfish.verify.privacy.dp_blocks import dp_level_blocked
+from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
+from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
+from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_from_joints
 from pufferfish.verify.report import Explained, compact, table
 
 
@@ -110,8 +117,17 @@ class ModelAudit(Explained):
 
 def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int | None = None,
                 max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
-                progress: Callable[[str], None] | None = None) -> ModelAudit:
+                progress: Callable[[str], None] | None = None,
+                engine: Engine | None = None) -> ModelAudit:
     """Audit every mechanism of ``model`` and their joint release.
+
+    The priors' supports are cut into blocks that run as independent tasks on ``engine`` (this
+    process by default, or a Dask cluster: :mod:`pufferfish.verify.execution`) and are reduced
+    exactly (:mod:`pufferfish.verify.privacy.blocks`); per-entry DP on a product universe is split
+    the same way (:mod:`pufferfish.verify.privacy.dp_blocks`).  The result is the same, bit for
+    bit, as :func:`~pufferfish.verify.privacy.pufferfish.pufferfish_level`,
+    :func:`~pufferfish.verify.privacy.dp.dp_level`, :func:`~pufferfish.verify.privacy.leakage.leakage`
+    and :func:`~pufferfish.verify.privacy.composition.composition_audit` called one by one.
 
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
@@ -119,27 +135,70 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms, so there is nothing to audit; add at least "
                          "one under \"mechanisms\"", "mechanisms")
+    engine = engine or InProcessEngine()
     relations = ["entry"]
     if any(len(record) > 1 for record in model.universe.records):
         relations.append("record")
     if group is not None:
         relations.append(f"group:{group}")
+    for prior in model.finite_priors.values():
+        prior.require_support_within(max_datasets)
+    mechanisms = list(model.mechanisms.values())
+    slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
+    blocks = engine.map(support_block_sums, block_plan(model, 4 * engine.workers),
+                        shared=shippable(model))
+    groups, first = merge_block_sums(blocks, list(model.finite_priors), len(slots))
+    family_datasets = [d for family in model.interval_families.values()
+                       for blocks_of_secret in family.blocks.values()
+                       for block in blocks_of_secret for d in block.datasets]
+    names = [s.name for s in audited_secrets(model)]
+
+    def joints_of(slot: int) -> tuple[dict[str, SecretJoint], KernelTable]:
+        mechanism = slots[slot]
+        for dataset in family_datasets:
+            first[slot].setdefault(mechanism.kernel_key(dataset), dataset)
+        table = KernelTable.build(mechanism, list(first[slot].values()) + family_datasets,
+                                  max_outputs)
+        joints = {prior: joint_from_groups(
+                      prior, ((signature, weight, table.rows[table.dataset_index[first[slot][key]]])
+                              for (signature, key), weight in per_slot[slot].items()),
+                      table, names)
+                  for prior, per_slot in groups.items()}
+        return joints, table
+
     audits = []
-    for name, mechanism in model.mechanisms.items():
+    individual = []
+    for slot, mechanism in enumerate(mechanisms):
         if progress:
-            progress(name)
-        puffer = pufferfish_level(model, mechanism, budget, max_datasets, max_outputs)
-        dps = tuple(dp_level(model.universe, mechanism, r, None, max_datasets, max_outputs)
-                    for r in relations)
-        leak = leakage(model, mechanism, max_datasets, max_outputs)
-        audits.append(MechanismAudit(name, puffer, dps, leak))
+            progress(mechanism.name)
+        joints, table = joints_of(slot)
+        puffer = pufferfish_from_joints(model, mechanism.name, joints, table, budget)
+        individual.append(puffer if budget is None else
+                          pufferfish_from_joints(model, mechanism.name, joints, table))
+        dps = tuple(_dp(model, mechanism, r, max_datasets, max_outputs, engine) for r in relations)
+        leak = leakage_from_joints(model, mechanism.name, joints)
+        audits.append(MechanismAudit(mechanism.name, puffer, dps, leak))
     composition, note = None, ""
-    if len(model.mechanisms) >= 2:
+    if len(mechanisms) >= 2:
         if progress:
             progress("joint release")
         try:
-            composition = composition_audit(model, list(model.mechanisms.values()), budget,
-                                            max_datasets, max_outputs)
+            joints, table = joints_of(len(mechanisms))
         except TooLargeError as error:
             note = f"joint release not computed: {error.reason}"
+        else:
+            joint = pufferfish_from_joints(model, slots[-1].name, joints, table)
+            composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget)
+
+
+def _dp(model: PufferfishModel, mechanism, relation: str, max_datasets: int, max_outputs: int,
+        engine: Engine) -> DPResult:
+    """One DP level: split into blocks for ``entry`` on a product universe, else one scan."""
+    if relation == "entry":
+        model.universe.require_enumerable(max_datasets)
+        result = dp_level_blocked(model.universe, mechanism, max_outputs, engine,
+                                  4 * engine.workers)
+        if result is not None:
+            return result
+    return dp_level(model.universe, mechanism, relation, None, max_datasets, max_outputs)

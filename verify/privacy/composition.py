@@ -80,9 +80,16 @@ def composition_audit(model: PufferfishModel, mechanisms: list[Mechanism],
     individual = tuple(pufferfish_level(model, m, None, max_datasets, max_outputs)
                        for m in mechanisms)
     joint = pufferfish_level(model, compose(mechanisms), None, max_datasets, max_outputs)
+    return composition_result(individual, joint, budget)
+
+
+def composition_result(individual: tuple[PufferfishResult, ...], joint: PufferfishResult,
+                       budget: Budget | None = None) -> CompositionResult:
+    """The joint level beside the linear bound Σ ε_i of the ``individual`` levels (budget-free)."""
     bound = product_of_ratios([r.level_ratio for r in individual])
     check = compare_ratio(joint.level_ratio, budget) if budget is not None else None
-    return CompositionResult(tuple(m.name for m in mechanisms), individual, joint, bound, check)
+    return CompositionResult(tuple(r.mechanism for r in individual), individual, joint, bound,
+                             check)
 
 
 @dataclass(repr=False, frozen=True)

@@ -16,7 +16,7 @@ of these integers because the scale factors cancel.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -50,7 +50,6 @@ def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],
                table: KernelTable, secrets: Sequence[Secret]) -> SecretJoint:
     """One pass over ``support`` (``(D, θ(D))`` pairs) accumulating every secret's joint vector."""
     weights, _ = integer_weights([p for _, p in support])
-    width = len(table.outputs)
     # First the prior mass of each (signature, kernel row) — datasets with the same kernel key
     # share one row object — then each distinct row is weighted once: Σ_D θ(D)·row(D) regrouped.
     row_mass: dict[tuple[tuple[int, ...], int], list] = {}
@@ -62,10 +61,27 @@ def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],
             row_mass[(signature, id(row))] = [weight, row]
         else:
             entry[0] += weight
-    buckets: dict[tuple[int, ...], list] = {}
+    names = [s.name for s in secrets]
+    groups = (([names[k] for k in signature], weight, row)
+              for (signature, _), (weight, row) in row_mass.items())
+    return joint_from_groups(prior_name, groups, table, names)
+
+
+def joint_from_groups(prior_name: str, groups: Iterable[tuple[Sequence[str], int, Sequence[int]]],
+                      table: KernelTable, secret_names: Sequence[str]) -> SecretJoint:
+    """The :class:`SecretJoint` of integer-weighted kernel rows grouped by signature.
+
+    Each group is ``(names of the secrets its datasets satisfy, Σ weight, kernel row)``: the prior
+    mass (integer-scaled, one scale for all groups) of datasets with that signature and that row.
+    Secrets outside ``secret_names`` are ignored.  Cost ``O(#groups·|Ω| + #signatures·#secrets·|Ω|)``.
+    """
+    width = len(table.outputs)
+    wanted = set(secret_names)
+    buckets: dict[tuple[str, ...], list] = {}
     total = [0] * width
     total_mass = 0
-    for (signature, _), (weight, row) in row_mass.items():
+    for signature, weight, row in groups:
+        signature = tuple(name for name in signature if name in wanted)
         bucket = buckets.get(signature)
         if bucket is None:
             bucket = buckets[signature] = [0, [0] * width]
@@ -75,13 +91,12 @@ def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],
             if value:
                 vector[o] += weight * value
         total_mass += weight
-    mass = {s.name: 0 for s in secrets}
-    joint = {s.name: [0] * width for s in secrets}
+    mass = {name: 0 for name in secret_names}
+    joint = {name: [0] * width for name in secret_names}
     for signature, (bucket_mass, vector) in buckets.items():
         for o, value in enumerate(vector):
             total[o] += value
-        for k in signature:
-            name = secrets[k].name
+        for name in signature:
             mass[name] += bucket_mass
             target = joint[name]
             for o, value in enumerate(vector):

@@ -20,7 +20,7 @@ from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
-from pufferfish.verify.privacy.joint import accumulate
+from pufferfish.verify.privacy.joint import SecretJoint, accumulate
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
@@ -74,10 +74,19 @@ def leakage(model: PufferfishModel, mechanism: Mechanism,
     supports = prior_supports(model, max_datasets)
     table = KernelTable.build(mechanism, audited_datasets(model, max_datasets), max_outputs)
     secrets = list(model.secrets.values())
+    joints = {name: accumulate(name, support, table, secrets) for name, support in supports.items()}
+    return leakage_from_joints(model, mechanism.name, joints)
+
+
+def leakage_from_joints(model: PufferfishModel, mechanism_name: str,
+                        joints: dict[str, SecretJoint]) -> LeakageResult:
+    """Definition 4's check from each finite prior's :class:`SecretJoint` over every declared
+    secret (in the model's prior order).  Cost ``O(#priors·#secrets·|Ω|)``."""
+    secrets = list(model.secrets.values())
     worst = Fraction(0)
     witness = None
-    for prior_name, support in supports.items():
-        joint = accumulate(prior_name, support, table, secrets)
+    for prior_name, joint in joints.items():
+        table = joint.table
         total_mass = joint.total_mass
         for secret in secrets:
             mass = joint.mass[secret.name]
@@ -93,5 +102,5 @@ def leakage(model: PufferfishModel, mechanism: Mechanism,
                                Fraction(joint.joint[secret.name][o], total))
     skipped = tuple(model.interval_families)
     if witness is None:
-        return LeakageResult(mechanism.name, True, Fraction(0), not_evaluated=skipped)
-    return LeakageResult(mechanism.name, False, worst, *witness, not_evaluated=skipped)
+        return LeakageResult(mechanism_name, True, Fraction(0), not_evaluated=skipped)
+    return LeakageResult(mechanism_name, False, worst, *witness, not_evaluated=skipped)

@@ -134,11 +134,20 @@ def pufferfish_level(model: PufferfishModel, mechanism: Mechanism, budget: Budge
     """
     supports = prior_supports(model, max_datasets)
     table = KernelTable.build(mechanism, audited_datasets(model, max_datasets), max_outputs)
-    secrets = _pair_secrets(model)
+    secrets = pair_secrets(model)
+    joints = {name: accumulate(name, support, table, secrets) for name, support in supports.items()}
+    return pufferfish_from_joints(model, mechanism.name, joints, table, budget)
+
+
+def pufferfish_from_joints(model: PufferfishModel, mechanism_name: str,
+                           joints: dict[str, SecretJoint], table: KernelTable,
+                           budget: Budget | None = None) -> PufferfishResult:
+    """Definition 5's level from each finite prior's :class:`SecretJoint` (in the model's prior
+    order) and the kernel ``table`` (read for the interval families).  Cost ``O(|𝕊|·|Ω|)`` per
+    prior, plus the interval families' ``O(|𝕊|·|Ω|·|datasets of the secret|)``."""
     levels: list[DirectionLevel] = []
     skipped: list[tuple[str, str, str]] = []
-    for prior_name, support in supports.items():
-        joint = accumulate(prior_name, support, table, secrets)
+    for prior_name, joint in joints.items():
         for pair in model.pairs:
             for first, second in pair.directions():
                 if not joint.mass[first.name] or not joint.mass[second.name]:
@@ -157,10 +166,11 @@ def pufferfish_level(model: PufferfishModel, mechanism: Mechanism, budget: Budge
     max_ratio: Ratio = witness.max_ratio if witness is not None else Fraction(0)
     result_ratio = max(Fraction(1), max_ratio) if max_ratio != INFINITY else INFINITY
     check = compare_ratio(result_ratio, budget) if budget is not None else None
-    return PufferfishResult(mechanism.name, max_ratio, witness, tuple(levels), tuple(skipped), check)
+    return PufferfishResult(mechanism_name, max_ratio, witness, tuple(levels), tuple(skipped), check)
 
 
-def _pair_secrets(model: PufferfishModel) -> list[Secret]:
+def pair_secrets(model: PufferfishModel) -> list[Secret]:
+    """The secrets that appear in the model's pairs, each once, in order of appearance."""
     unique: dict[str, Secret] = {}
     for pair in model.pairs:
         for secret in (pair.first, pair.second):

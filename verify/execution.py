@@ -1,0 +1,139 @@
+"""Where independent tasks run: in this process, or on a Dask cluster (``dask.distributed``).
+
+Every long computation of the toolkit is a list of independent, deterministic tasks whose results
+are combined exactly in a fixed order: the blocks of an exact audit
+(:mod:`pufferfish.verify.privacy.blocks`), the claims of ``pufferfish theorems``.  An
+:class:`Engine` runs such a list with :meth:`Engine.map` and returns the results *in the order of
+the inputs*, whatever order they finished in, so a reduction over them gives the same answer, bit
+for bit, on one process or on a cluster.
+
+* :class:`InProcessEngine` (the default) calls the function in a loop: no start-up cost, no
+  running service needed.
+* :class:`DaskEngine` submits the tasks to a Dask scheduler: a local cluster of ``workers``
+  processes started for the run, or an existing scheduler at ``address`` (a real cluster — SSH,
+  Kubernetes, an HPC queue through dask-jobqueue — with no change to the code).  Tasks are pure
+  functions of their arguments, so when a worker is lost Dask recomputes its tasks elsewhere and
+  the answer is unchanged.
+
+:func:`engine_from` picks one from the command line's ``--scheduler`` / ``--workers`` or the
+environment variable ``PUFFERFISH_SCHEDULER``.
+
+>>> with engine_from() as engine:
+...     engine.map(pow, [(2, 3), (3, 2)])
+[8, 9]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from itertools import count
+from typing import Any
+
+SCHEDULER_VARIABLE = "PUFFERFISH_SCHEDULER"
+"""Environment variable naming a Dask scheduler address used when ``--scheduler`` is not given."""
+
+ProgressCallback = Callable[[int, int], None]
+"""``progress(done, total)``, called after each finished task."""
+
+_task_numbers = count()
+
+
+class Engine:
+    """Runs lists of independent tasks; a context manager that releases what it started."""
+
+    description = "in-process"
+
+    def map(self, function: Callable[..., Any], argument_tuples: Iterable[Sequence[Any]],
+            progress: ProgressCallback | None = None, shared: Any = None) -> list[Any]:
+        """``[function(shared, *args) for args in argument_tuples]`` (``function(*args)`` when
+        ``shared`` is None), results in input order.  ``shared`` is sent to each worker once."""
+        raise NotImplementedError
+
+    @property
+    def workers(self) -> int:
+        """How many tasks may run at once."""
+        return 1
+
+    def close(self) -> None:
+        """Release the cluster this engine started (nothing for the in-process engine)."""
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+class InProcessEngine(Engine):
+    """Run every task in this process, one after the other."""
+
+    def map(self, function, argument_tuples, progress=None, shared=None):
+        arguments = list(argument_tuples)
+        results = []
+        for done, args in enumerate(arguments, start=1):
+            results.append(function(*args) if shared is None else function(shared, *args))
+            if progress:
+                progress(done, len(arguments))
+        return results
+
+
+class DaskEngine(Engine):
+    """Run tasks on a Dask cluster: a local one of ``workers`` processes, or the scheduler at
+    ``address``.  ``dashboard`` is the link to the cluster's dashboard (for progress)."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        self._cluster = None
+        if address is None:
+            self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1,
+                                         processes=True, dashboard_address=":0")
+            self.client = Client(self._cluster)
+            self.description = f"local Dask cluster of {workers or 2} worker processes"
+        else:
+            self.client = Client(address, timeout="30s")
+            self.description = f"Dask scheduler at {address}"
+        self.dashboard = self.client.dashboard_link
+
+    @property
+    def workers(self) -> int:
+        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+
+    def map(self, function, argument_tuples, progress=None, shared=None):
+        from dask.distributed import as_completed
+
+        arguments = list(argument_tuples)
+        if not arguments:
+            return []
+        if shared is not None:
+            # sent once to every worker; each task receives it as its first argument
+            shared_future = self.client.scatter(shared, broadcast=True, hash=False)
+            arguments = [(shared_future, *args) for args in arguments]
+        # Unique keys: a task is never mistaken for an earlier one with equal arguments.
+        run = next(_task_numbers)
+        name = getattr(function, "__name__", "task")
+        futures = [self.client.submit(function, *args, key=f"{name}-{os.getpid()}-{run}-{k}",
+                                      pure=False)
+                   for k, args in enumerate(arguments)]
+        for done, _ in enumerate(as_completed(futures), start=1):
+            if progress:
+                progress(done, len(futures))
+        return self.client.gather(futures)
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def engine_from(scheduler: str | None = None, workers: int | None = None) -> Engine:
+    """The engine the options ask for: ``scheduler`` (else ``$PUFFERFISH_SCHEDULER``) is an
+    existing Dask scheduler's address; ``workers`` starts a local cluster of that many processes;
+    neither gives the in-process engine.  Both at once is refused (``ValueError``)."""
+    if scheduler and workers:
+        raise ValueError("give either a scheduler address or a number of local workers, not both")
+    address = scheduler or (None if workers else os.environ.get(SCHEDULER_VARIABLE) or None)
+    if address is None and not workers:
+        return InProcessEngine()
+    return DaskEngine(address, workers)
