@@ -16,9 +16,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome
+from pufferfish.verify.execution import Engine, InProcessEngine
 
 MAX_LISTED_VIOLATIONS = 5
 """How many violated instances a claim result lists by label (all are counted)."""
@@ -201,15 +202,49 @@ def run_claim(claim: Claim) -> ClaimResult:
                        tuple(violations), first_error, undecided, first_undecided)
 
 
-def run_claims(claims: Iterable[Claim],
-               progress: Callable[[str], None] | None = None) -> ClaimsReport:
-    """Run every claim; ``progress(claim_id)`` is called after each claim finishes."""
-    results = []
-    for claim in claims:
-        results.append(run_claim(claim))
-        if progress is not None:
-            progress(claim.id)
-    return ClaimsReport(tuple(results))
+def run_claims(claims: Iterable[Claim], progress: Callable[[str], None] | None = None,
+               engine: Engine | None = None) -> ClaimsReport:
+    """Run every claim; ``progress(claim_id)`` is called after each claim finishes.
+
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) each registered claim is a task that
+    the worker looks up by id; results come back in the claims' order, so the report is the same
+    as in one process.
+    """
+    return ClaimsReport(tuple(_sweep(run_claim, _run_claim_by_id, list(claims), progress, engine)))
+
+
+def _run_claim_by_id(claim_id: str) -> ClaimResult:
+    return replace(run_claim(_registered(claim_id)), claim=None)
+
+
+def _registered(claim_id: str) -> Claim:
+    from pufferfish.proofs_check.registry import claims_for
+    return claims_for(claim_id=claim_id)[0]
+
+
+def _sweep(run_one: Callable, run_by_id: Callable, claims: list[Claim],
+           progress: Callable[[str], None] | None, engine: Engine | None) -> list:
+    """``[run_one(claim) for claim in claims]``, as tasks on ``engine`` when it has workers.
+
+    A task carries only the claim's id (claims hold closures and models, so they are looked up
+    in the worker's registry), and its result comes back without the claim, which is put back
+    here.  Claims that are not registered run in this process.
+    """
+    if engine is None or isinstance(engine, InProcessEngine):
+        results = []
+        for claim in claims:
+            results.append(run_one(claim))
+            if progress is not None:
+                progress(claim.id)
+        return results
+    from pufferfish.proofs_check.registry import all_claims
+    registered = {c.id for c in all_claims()}
+    remote = [c for c in claims if c.id in registered]
+    done = engine.map(run_by_id, [(c.id,) for c in remote],
+                      progress=None if progress is None else
+                      lambda count, total: progress(remote[count - 1].id))
+    by_id = {c.id: replace(result, claim=c) for c, result in zip(remote, done)}
+    return [by_id[c.id] if c.id in by_id else run_one(c) for c in claims]
 
 
 @dataclass(frozen=True)
@@ -283,12 +318,13 @@ def run_mutants(claim: Claim) -> VacuityResult:
     return VacuityResult(claim, tuple(killed), tuple(survived))
 
 
-def run_vacuity(claims: Iterable[Claim],
-                progress: Callable[[str], None] | None = None) -> VacuityReport:
-    """Run the mutants of every claim (see :class:`pufferfish.proofs_check.registry.Mutant`)."""
-    results = []
-    for claim in claims:
-        results.append(run_mutants(claim))
-        if progress is not None:
-            progress(claim.id)
-    return VacuityReport(tuple(results))
+def run_vacuity(claims: Iterable[Claim], progress: Callable[[str], None] | None = None,
+                engine: Engine | None = None) -> VacuityReport:
+    """Run the mutants of every claim (see :class:`pufferfish.proofs_check.registry.Mutant`),
+    as tasks on ``engine`` like :func:`run_claims`."""
+    return VacuityReport(tuple(_sweep(run_mutants, _run_mutants_by_id, list(claims), progress,
+                                      engine)))
+
+
+def _run_mutants_by_id(claim_id: str) -> VacuityResult:
+    return replace(run_mutants(_registered(claim_id)), claim=None)

@@ -92,7 +92,7 @@ class DaskEngine(Engine):
             self.client = Client(self._cluster)
             self.description = f"local Dask cluster of {workers or 2} worker processes"
         else:
-            self.client = Client(address, timeout="30s")
+            self.client = Client(address, timeout="10s")
             self.description = f"Dask scheduler at {address}"
         self.dashboard = self.client.dashboard_link
 

@@ -14,7 +14,8 @@ import argparse
 
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help,
                                    parse_epsilon, positive_int, verdict)
-from pufferfish.cli.common import add_parameter_options
+from pufferfish.cli.common import (add_execution_options, add_parameter_options,
+                                    execution_engine)
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.report import Progress
 
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="parametric models: each level as a closed-form (piecewise, for one "
                              "free parameter) expression in the parameters")
     add_common_options(parser, datasets=True, outputs=True)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -47,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     progress = Progress(len(model.mechanisms) + 1, "auditing")
     try:
-        result = audit_model(model, budget, args.group, args.max_datasets, args.max_outputs,
-                             progress.step)
+        with execution_engine(args) as engine:
+            result = audit_model(model, budget, args.group, args.max_datasets, args.max_outputs,
+                                 progress.step, engine)
     finally:
         progress.close()
     emit(args, result.to_dict(), result.explain(args.model))
@@ -59,6 +62,9 @@ def run_symbolic(args: argparse.Namespace) -> int:
     from pufferfish.models.parametric import load_free_parameters
     from pufferfish.verify.symbolic.levels import symbolic_audit
 
+    if args.scheduler or args.workers:
+        raise UsageError("--symbolic runs in this process; --scheduler and --workers apply to "
+                         "the exact audit at a point")
     if args.epsilon is not None or args.group is not None:
         raise UsageError("--symbolic computes closed-form levels; for the parameter values "
                          "where a budget holds use `pufferfish region MODEL --epsilon E`, and "

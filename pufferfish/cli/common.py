@@ -11,6 +11,8 @@ Conventions, enforced by ``tests/cli/test_conventions.py``:
 * ``--quiet`` suppresses notes and progress on stderr, ``--debug`` shows tracebacks;
 * ``--max-datasets`` / ``--max-outputs`` appear only on commands that enumerate datasets /
   mechanism outputs;
+* ``--scheduler ADDRESS`` / ``--workers N`` appear on commands whose work is split into tasks
+  (:func:`add_execution_options`): a Dask scheduler, a local cluster, or (default) this process;
 * exit statuses: :data:`EXIT_OK` 0, :data:`EXIT_VIOLATED` 1, :data:`EXIT_BAD_INPUT` 2,
   :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED` 143
   (SIGTERM).
@@ -155,6 +157,51 @@ def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = Fals
         parser.add_argument("--max-outputs", type=positive_int, default=DEFAULT_MAX_OUTPUTS,
                             help=f"refuse mechanisms with more outputs "
                                  f"(default {DEFAULT_MAX_OUTPUTS:,})")
+
+
+def add_execution_options(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler`` / ``--workers``: where the command's independent tasks run
+    (:mod:`pufferfish.verify.execution`); the answer is the same wherever they run."""
+    from pufferfish.verify.execution import SCHEDULER_VARIABLE
+
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help=f"run the tasks on the Dask scheduler at ADDRESS (e.g. "
+                            f"tcp://10.0.0.5:8786); default ${SCHEDULER_VARIABLE} if set, else "
+                            f"this process")
+    where.add_argument("--workers", type=positive_int, metavar="N",
+                       help="run the tasks on a local Dask cluster of N worker processes "
+                            "started for this run")
+
+
+class execution_engine:
+    """``with execution_engine(args) as engine:`` the engine the options ask for, its
+    description and dashboard link noted on stderr; an unreachable scheduler is a
+    :class:`UsageError` (exit 2)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.engine = None
+
+    def __enter__(self):
+        from pufferfish.verify.execution import SCHEDULER_VARIABLE, engine_from
+
+        scheduler = getattr(self.args, "scheduler", None)
+        try:
+            self.engine = engine_from(scheduler, getattr(self.args, "workers", None))
+        except (OSError, TimeoutError) as error:
+            address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
+            raise UsageError(f"cannot reach the Dask scheduler at {address!r} ({error}); start "
+                             f"one (`dask scheduler`) or drop --scheduler / "
+                             f"${SCHEDULER_VARIABLE}") from None
+        dashboard = getattr(self.engine, "dashboard", None)
+        if dashboard:
+            note(self.args, f"running on a {self.engine.description}; dashboard {dashboard}")
+        return self.engine
+
+    def __exit__(self, *exc_info) -> None:
+        if self.engine is not None:
+            self.engine.close()
 
 
 def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool = False,

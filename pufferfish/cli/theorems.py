@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
-                                   UsageError, emit)
+                                   UsageError, add_execution_options, emit, execution_engine)
 from pufferfish.verify.report import Progress, table
 
 
@@ -28,6 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     mode.add_argument("--coverage", action="store_true",
                       help="list each paper's numbered statements with the claims checking them")
     add_common_options(parser)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if args.vacuity:
         progress = Progress(len(claims), "claims")
         try:
-            vacuity = run_vacuity(claims, progress=progress.step)
+            with execution_engine(args) as engine:
+                vacuity = run_vacuity(claims, progress=progress.step, engine=engine)
         finally:
             progress.close()
         emit(args, vacuity.to_dict(), vacuity.explain())
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     progress = Progress(len(claims), "claims")
     try:
-        report = run_claims(claims, progress=progress.step)
+        with execution_engine(args) as engine:
+            report = run_claims(claims, progress=progress.step, engine=engine)
     finally:
         progress.close()
     emit(args, report.to_dict(), report.explain())

@@ -1,0 +1,111 @@
+"""The execution layer (:mod:`pufferfish.verify.execution`): a local Dask cluster of 2 worker
+processes gives exactly the in-process answers for an audit and a claim sweep, also when a worker
+is killed in the middle of the run; the options pick the engine they name."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+
+from pufferfish.examples import example_path
+from pufferfish.models.files.json_io import read_json_file
+from pufferfish.models.files.pufferfish_file import parse_model
+from pufferfish.proofs_check.registry import claims_for
+from pufferfish.proofs_check.runner import run_claims, run_vacuity
+from pufferfish.verify.execution import (SCHEDULER_VARIABLE, DaskEngine,
+                                         InProcessEngine, engine_from)
+from pufferfish.verify.numerics.certified import parse_budget
+from pufferfish.verify.privacy import blocks as blocks_module
+from pufferfish.verify.privacy.audit import audit_model
+
+
+def chain_model(attributes: int) -> dict:
+    """The quickstart over more binary attributes (the audit benchmark's instance)."""
+    data = read_json_file(example_path("quickstart.json"))
+    names = [f"x{i}" for i in range(1, attributes + 1)]
+    data["attributes"] = names
+    data["priors"]["fair"] = {"independent": {a: {"0": "1/3", "1": "2/3"} for a in names}}
+    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2"]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
+    return data
+
+
+class KillingEngine(DaskEngine):
+    """A local cluster that kills one worker process (SIGKILL) after ``after`` tasks of the
+    first map have finished; the nanny restarts it and Dask recomputes its lost results."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__(workers=2)
+        self.after, self.killed = after, None
+
+    def map(self, function, argument_tuples, progress=None, shared=None):
+        def kill_one(done: int, total: int) -> None:
+            if self.killed is None and done == self.after:
+                pids = self.client.run(os.getpid)
+                self.killed = sorted(pids.values())[0]
+                os.kill(self.killed, signal.SIGKILL)
+            if progress:
+                progress(done, total)
+        return super().map(function, argument_tuples, kill_one, shared)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with engine_from(workers=2) as engine:
+        yield engine
+
+
+def test_no_option_runs_in_process_and_both_options_are_refused(monkeypatch):
+    monkeypatch.delenv(SCHEDULER_VARIABLE, raising=False)
+    with engine_from() as engine:
+        assert isinstance(engine, InProcessEngine) and engine.workers == 1
+        assert engine.map(divmod, [(7, 2), (9, 4)]) == [(3, 1), (2, 1)]
+        assert engine.map(lambda shared, x: shared + x, [(1,), (2,)], shared=10) == [11, 12]
+    with pytest.raises(ValueError):
+        engine_from("tcp://127.0.0.1:8786", 2)
+
+
+def test_the_environment_variable_names_a_scheduler(cluster, monkeypatch):
+    monkeypatch.setenv(SCHEDULER_VARIABLE, cluster.client.scheduler.address)
+    with engine_from() as engine:
+        assert isinstance(engine, DaskEngine) and "scheduler at" in engine.description
+        assert engine.map(divmod, [(7, 2)]) == [(3, 1)]
+
+
+def test_a_local_cluster_keeps_the_input_order(cluster):
+    assert cluster.workers == 2
+    assert cluster.map(pow, [(2, k) for k in range(20)]) == [2**k for k in range(20)]
+
+
+def test_an_audit_on_two_workers_is_the_in_process_audit(cluster, monkeypatch):
+    monkeypatch.setattr(blocks_module, "BLOCK_DATASETS", 16)
+    data, budget = chain_model(9), parse_budget("log(4)")
+    alone = audit_model(parse_model(data), budget, group=2).to_dict()
+    assert audit_model(parse_model(data), budget, group=2, engine=cluster).to_dict() == alone
+
+
+def test_an_audit_survives_a_killed_worker(monkeypatch):
+    monkeypatch.setattr(blocks_module, "BLOCK_DATASETS", 8)
+    data = chain_model(10)
+    alone = audit_model(parse_model(data)).to_dict()
+    with KillingEngine(after=5) as engine:
+        assert audit_model(parse_model(data), engine=engine).to_dict() == alone
+        assert engine.killed is not None
+
+
+def test_a_claim_sweep_on_two_workers_is_the_in_process_sweep(cluster):
+    claims = claims_for(paper="004")
+    alone = run_claims(claims).to_dict()
+    assert run_claims(claims, engine=cluster).to_dict() == alone
+    assert run_vacuity(claims[:4], engine=cluster).to_dict() == run_vacuity(claims[:4]).to_dict()
+
+
+def test_a_claim_sweep_survives_a_killed_worker():
+    claims = claims_for(paper="004")
+    alone = run_claims(claims).to_dict()
+    with KillingEngine(after=3) as engine:
+        assert run_claims(claims, engine=engine).to_dict() == alone
+        assert engine.killed is not None
