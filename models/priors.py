@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import lcm, prod
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, TooLargeError, join_path
@@ -77,6 +77,21 @@ class Prior(ABC):
             raise ValueError(f"prior {self.name!r} is not split into blocks")
         return self._support()
 
+    def scaled_support_under(self, prefix: tuple, probability: Fraction
+                             ) -> tuple[int, Iterator[tuple[Dataset, int]]]:
+        """:meth:`support_under` with integer weights: ``(denominator, [(D, w), ...])`` with
+        ``w / denominator = Pr[D | θ]`` and one denominator for the whole block (so sums over the
+        block are integer sums).  Product and chain priors multiply integers, never Fractions."""
+        support = list(self.support_under(prefix, probability))
+        denominator = lcm(*(p.denominator for _, p in support)) if support else 1
+        return denominator, iter([(d, p.numerator * (denominator // p.denominator))
+                                  for d, p in support])
+
+    def values_within(self, domains: Sequence[Sequence[Value]]) -> bool:
+        """Whether every dataset of the support is proved, from the prior's structure alone, to
+        take each attribute's value in ``domains`` (so no dataset needs a membership test)."""
+        return False
+
     def distribution(self, limit: int = DEFAULT_MAX_DATASETS) -> Distribution:
         """The prior as an explicit :class:`Distribution` over datasets."""
         return Distribution._trusted(dict(self.support(limit)))
@@ -84,6 +99,12 @@ class Prior(ABC):
     @abstractmethod
     def to_dict(self) -> dict:
         """The model-file form of this prior."""
+
+
+def _scaled(distribution: Distribution) -> tuple[int, list[tuple[Value, int]]]:
+    """``(L, [(v, p·L), ...])`` with ``L`` the least common denominator of the probabilities."""
+    scale = lcm(*(p.denominator for _, p in distribution.items()))
+    return scale, [(v, p.numerator * (scale // p.denominator)) for v, p in distribution.items()]
 
 
 @dataclass(frozen=True)
@@ -133,6 +154,19 @@ class IndependentPrior(Prior):
 
     def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
         return iter(self._grow([(prefix, probability)], self.marginals[len(prefix):]))
+
+    def scaled_support_under(self, prefix, probability):
+        layer = [(prefix, probability.numerator)]
+        denominator = probability.denominator
+        for marginal in self.marginals[len(prefix):]:
+            scale, items = _scaled(marginal)
+            denominator *= scale
+            layer = [(d + (v,), w * q) for d, w in layer for v, q in items]
+        return denominator, iter(layer)
+
+    def values_within(self, domains):
+        return len(domains) == len(self.marginals) and all(
+            set(m.support) <= set(domain) for m, domain in zip(self.marginals, domains))
 
     @staticmethod
     def _grow(layer: list[tuple[tuple, Fraction]], marginals) -> list[tuple[tuple, Fraction]]:
@@ -193,6 +227,32 @@ class MarkovPrior(Prior):
 
     def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
         return self._extend(prefix, probability, len(self.attributes))
+
+    def scaled_support_under(self, prefix, probability):
+        denominator = probability.denominator
+        if prefix:
+            layer = [(prefix, probability.numerator)]
+        else:
+            scale, items = _scaled(self.initial)
+            denominator *= scale
+            layer = [((v,), probability.numerator * q) for v, q in items]
+        for kernel in self.transitions[max(0, len(prefix) - 1):]:
+            # one denominator for the whole kernel, so every dataset shares the block's
+            scale = lcm(*(p.denominator for row in kernel.values() for _, p in row.items()))
+            rows = {v: [(w, p.numerator * (scale // p.denominator)) for w, p in row.items()]
+                    for v, row in kernel.items()}
+            denominator *= scale
+            layer = [(d + (w,), weight * q) for d, weight in layer
+                     for w, q in rows.get(d[-1], ())]
+        return denominator, iter(layer)
+
+    def values_within(self, domains):
+        if len(domains) != len(self.attributes):
+            return False
+        if not set(self.initial.support) <= set(domains[0]):
+            return False
+        return all(set(row.support) <= set(domains[step + 1])
+                   for step, kernel in enumerate(self.transitions) for row in kernel.values())
 
     def _extend(self, prefix: tuple, p: Fraction, length: int) -> Iterator[tuple[tuple, Fraction]]:
         """Every continuation of ``prefix`` to ``length`` values with positive probability."""

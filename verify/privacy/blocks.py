@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
-from pufferfish.models.kernel import integer_weights
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import Dataset
 from pufferfish.verify.privacy.pufferfish import pair_secrets
@@ -101,14 +100,15 @@ def support_block_sums(model: PufferfishModel, prior_name: str, prefix: tuple,
     """The partial sums of one block (a task: a pure function of its arguments)."""
     prior = model.finite_priors[prior_name]
     universe = model.universe
-    support = [(d, p) for d, p in prior.support_under(prefix, probability) if d in universe]
-    weights, denominator = integer_weights([p for _, p in support])
+    denominator, support = prior.scaled_support_under(prefix, probability)
+    if universe.explicit is not None or not prior.values_within(universe.domains):
+        support = ((d, w) for d, w in support if d in universe)
     secrets = [(s.name, s.holds) for s in audited_secrets(model)]
     mechanisms = list(model.mechanisms.values())
     slots = len(mechanisms) + (1 if len(mechanisms) >= 2 else 0)
     groups: list[dict] = [{} for _ in range(slots)]
     first: list[dict] = [{} for _ in range(slots)]
-    for (dataset, _), weight in zip(support, weights):
+    for dataset, weight in support:
         signature = tuple(name for name, holds in secrets if holds(dataset))
         keys = [m.kernel_key(dataset) for m in mechanisms]
         if slots > len(mechanisms):

@@ -1,0 +1,109 @@
+"""Benchmark: the exact audit and the claim sweep on one process and on a local Dask cluster of 2
+worker processes (``--workers 2``), in the same run, with the answers checked equal.
+
+Run as ``.venv/bin/python benchmarks/bench_cluster.py [--attributes 20] [--sweep-paper 004]
+[--largest SECONDS]`` from the repository root (never run by CI).
+
+Instance (issue 16's measurement): n binary attributes, the quickstart's ``fair`` (independent)
+and ``sticky`` (Markov) priors, secrets ``x1 = 0`` / ``x1 = 1``, randomized response (keep 3/4) on
+x1..x3 and a geometric sum (α = 1/2) clamped to [0, n]; the sweep is every registered claim (or one
+paper's with ``--sweep-paper``).  Printed, each timed with ``time.perf_counter`` after the model
+is parsed and (for the cluster) after the cluster has started:
+
+* the audit on 2^n datasets: one process, 2 workers, speed-up, and whether both are equal;
+* the claim sweep: one process, 2 workers, speed-up, equal;
+* the scaling note: per-block task cost and scheduler overhead per task (measured on trivial
+  tasks), and the resulting estimate ``blocks × per-block cost / W + blocks × overhead`` for
+  16 and 64 workers;
+* with ``--largest S``: the largest 2^n audited within S seconds each way (doubling n by one).
+
+The start-up of the local cluster (about 2–4 s) is printed separately: it is paid once per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_audit_model import model_dict  # noqa: E402  (the same instance as bench_audit_model)
+
+from pufferfish.models.files.pufferfish_file import parse_model  # noqa: E402
+from pufferfish.proofs_check.registry import all_claims, claims_for  # noqa: E402
+from pufferfish.proofs_check.runner import run_claims  # noqa: E402
+from pufferfish.verify.execution import InProcessEngine, engine_from  # noqa: E402
+from pufferfish.verify.privacy.audit import audit_model  # noqa: E402
+from pufferfish.verify.privacy.blocks import block_plan  # noqa: E402
+
+
+def timed(function):
+    start = time.perf_counter()
+    result = function()
+    return time.perf_counter() - start, result
+
+
+def audit(attributes: int, engine):
+    limit = max(10**6, 2**attributes)
+    model = parse_model(model_dict(attributes), max_datasets=limit)
+    return timed(lambda: audit_model(model, max_datasets=limit, engine=engine).to_dict())
+
+
+def largest(seconds: float, engine, start: int) -> tuple[int, float]:
+    """The largest n (from ``start``) whose audit finished within ``seconds``, and its time."""
+    best = (start - 1, 0.0)
+    n = start
+    while True:
+        elapsed, _ = audit(n, engine)
+        if elapsed > seconds:
+            return best
+        best = (n, elapsed)
+        n += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--attributes", type=int, default=20)
+    parser.add_argument("--sweep-paper", default=None, help="only this paper's claims")
+    parser.add_argument("--largest", type=float, default=None, metavar="SECONDS")
+    args = parser.parse_args()
+    claims = claims_for(paper=args.sweep_paper) if args.sweep_paper else all_claims()
+    alone = InProcessEngine()
+
+    one_time, one = audit(args.attributes, alone)
+    sweep_one_time, sweep_one = timed(lambda: run_claims(claims).to_dict())
+    start_time, cluster = timed(lambda: engine_from(workers=2))
+    with cluster:
+        two_time, two = audit(args.attributes, cluster)
+        sweep_two_time, sweep_two = timed(lambda: run_claims(claims, engine=cluster).to_dict())
+        overhead_time, _ = timed(lambda: cluster.map(abs, [(k,) for k in range(400)]))
+        largest_two = largest(args.largest, cluster, args.attributes) if args.largest else None
+    largest_one = largest(args.largest, alone, args.attributes) if args.largest else None
+
+    blocks = len(block_plan(parse_model(model_dict(args.attributes),
+                                        max_datasets=max(10**6, 2**args.attributes)), 8))
+    per_task = overhead_time / 400
+    print(f"local cluster start-up: {start_time:.1f} s")
+    print(f"{'job':<28} {'1 process s':>11} {'2 workers s':>11} {'speed-up':>8}  equal")
+    print(f"{'audit 2^' + str(args.attributes) + ' datasets':<28} {one_time:>11.1f} "
+          f"{two_time:>11.1f} {one_time / two_time:>7.2f}x  {one == two}")
+    print(f"{'claim sweep (' + str(len(claims)) + ' claims)':<28} {sweep_one_time:>11.1f} "
+          f"{sweep_two_time:>11.1f} {sweep_one_time / sweep_two_time:>7.2f}x  "
+          f"{sweep_one == sweep_two}")
+    per_block = one_time / blocks
+    print(f"scaling note: {blocks} prior blocks, {per_block * 1000:.0f} ms per block on one "
+          f"process, scheduler overhead {per_task * 1000:.1f} ms per task")
+    for workers in (16, 64):
+        estimate = blocks * per_block / workers + blocks * per_task
+        print(f"  estimate on {workers} workers: {estimate:.1f} s for 2^{args.attributes}, "
+              f"{estimate * 16:.0f} s for 2^{args.attributes + 4}")
+    if args.largest:
+        print(f"largest universe audited within {args.largest:.0f} s: one process "
+              f"2^{largest_one[0]} ({largest_one[1]:.0f} s), 2 workers 2^{largest_two[0]} "
+              f"({largest_two[1]:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
