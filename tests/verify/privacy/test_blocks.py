@@ -157,3 +157,14 @@ def test_explicit_universes_fall_back_to_the_scan():
     universe = Universe.listed(["x", "y"], [[0, 1], [0, 1]], [(0, 0), (0, 1), (1, 1)])
     mechanism = RandomizedResponse("rr", universe, Fraction(3, 4))
     assert dp_level_blocked(universe, mechanism, 10**6) is None
+
+
+@pytest.mark.parametrize("name", ["quickstart", "influence_chain", "hidden_coin", "design_chain6"])
+def test_integer_weighted_blocks_are_the_prior_exactly(name):
+    model = load_model(example_path(f"{name}.json"))
+    for prior in model.finite_priors.values():
+        for depth in (0, 1, 2):
+            for prefix, probability in prior.prefix_blocks(depth):
+                denominator, weighted = prior.scaled_support_under(prefix, probability)
+                assert [(d, Fraction(w, denominator)) for d, w in weighted] == \
+                    list(prior.support_under(prefix, probability))
