@@ -18,7 +18,8 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
                                    parse_epsilon, prepare_folder, wrote)
-from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
+from pufferfish.cli.common import (add_execution_options, add_parameter_options,
+                                   execution_engine, load_pufferfish_model)
 
 MODEL_FILE = "designed.json"
 FIGURE_FILE = "design_loss.png"
@@ -60,6 +61,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                            f"--compare, {FIGURE_FILE}")
     add_common_options(parser, datasets=True)
     add_parameter_options(parser)
+    add_execution_options(parser)  # the figure's budgets (--compare --out) are the tasks
     parser.set_defaults(handler=run)
     return parser
 
@@ -109,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
                 if args.epsilons else None)
     if epsilons and not (args.compare and args.out):
         raise UsageError("--epsilons draws the figure of --compare into --out DIR: give both")
+    if (args.scheduler or args.workers) and not (args.compare and args.out):
+        raise UsageError("--scheduler / --workers run the budgets of the --compare figure as "
+                         "tasks: give --compare and --out DIR (and --epsilons)")
     model = load_pufferfish_model(args)
     options = dict(loss=_loss(args), outputs=_outputs(args.output_values), data=args.data,
                    neighbours=args.neighbours, max_datasets=args.max_datasets)
@@ -130,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         if args.compare:
             from pufferfish.verify.design.figure import loss_figure
 
-            loss_figure(model, args.query, epsilons or [budget], folder / FIGURE_FILE, **options)
+            with execution_engine(args) as engine:
+                loss_figure(model, args.query, epsilons or [budget], folder / FIGURE_FILE, engine,
+                            **options)
             wrote(args, folder / FIGURE_FILE)
     emit(args, data, text)
     if result.composition is not None:

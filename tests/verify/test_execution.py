@@ -109,3 +109,13 @@ def test_a_claim_sweep_survives_a_killed_worker():
     with KillingEngine(after=3) as engine:
         assert run_claims(claims, engine=engine).to_dict() == alone
         assert engine.killed is not None
+
+
+def test_the_loss_figure_budgets_on_two_workers_are_the_in_process_curves(cluster):
+    from pufferfish.models.files.pufferfish_file import load_model
+    from pufferfish.verify.design.figure import loss_curves
+
+    model = load_model(example_path("quickstart.json"))
+    budgets = [parse_budget(b) for b in ("log(2)", "log(3)", "1/2")]
+    assert loss_curves(model, "attribute:x1", budgets, cluster) == \
+        loss_curves(model, "attribute:x1", budgets)

@@ -1,7 +1,9 @@
 """The figure of expected loss against ε: the Pufferfish and DP-style optima and the papers'
 mechanisms (:mod:`pufferfish.verify.design.compare`), each drawn only at the budgets it meets.
 
-Cost: one :func:`~pufferfish.verify.design.compare.compare_mechanisms` per budget, then matplotlib.
+Cost: one :func:`~pufferfish.verify.design.compare.compare_mechanisms` per budget — independent
+tasks, run on the given :class:`~pufferfish.verify.execution.Engine` (``design --workers N``) —
+then matplotlib.
 
 >>> import tempfile, os
 >>> from pufferfish.examples import example_path
@@ -18,35 +20,47 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from fractions import Fraction
 
 from pufferfish.models.model import PufferfishModel
 from pufferfish.verify.design.compare import compare_mechanisms
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.numerics.certified import Budget, budget_float
 
 
-def loss_curves(model: PufferfishModel, query: str, budgets: Sequence[Budget], **options
-                ) -> dict[str, list[tuple[float, float]]]:
+def loss_curves(model: PufferfishModel, query: str, budgets: Sequence[Budget],
+                engine: Engine | None = None, **options) -> dict[str, list[tuple[float, float]]]:
     """``{mechanism: [(ε, loss), ...]}`` at the budgets each mechanism meets (floats, for
-    drawing; the exact values are those of ``--compare``)."""
+    drawing; the exact values are those of ``--compare``); one task per budget on ``engine``."""
+    ordered = sorted(budgets, key=budget_float)
+    points = (engine or InProcessEngine()).map(_budget_points, [(b,) for b in ordered],
+                                               shared=(model, query, options))
     curves: dict[str, list[tuple[float, float]]] = {}
-    for budget in sorted(budgets, key=budget_float):
-        comparison = compare_mechanisms(model, query, budget, **options)
-        for contender in comparison.contenders:
-            curves.setdefault(contender.name, [])
-            if contender.loss is not None and contender.meets_budget:
-                curves[contender.name].append((budget_float(budget), float(contender.loss)))
+    for budget, contenders in zip(ordered, points):
+        for name, loss, meets in contenders:
+            curves.setdefault(name, [])
+            if loss is not None and meets:
+                curves[name].append((budget_float(budget), float(loss)))
     return curves
 
 
+def _budget_points(shared: tuple, budget: Budget) -> list[tuple[str, Fraction | None, bool]]:
+    """One budget's comparison as ``(mechanism, exact loss or None, meets the budget)`` (a task)."""
+    model, query, options = shared
+    comparison = compare_mechanisms(model, query, budget, **options)
+    return [(c.name, c.loss, bool(c.meets_budget)) for c in comparison.contenders]
+
+
 def loss_figure(model: PufferfishModel, query: str, budgets: Sequence[Budget],
-                path: str | os.PathLike, **options) -> dict[str, list[tuple[float, float]]]:
+                path: str | os.PathLike, engine: Engine | None = None,
+                **options) -> dict[str, list[tuple[float, float]]]:
     """Draw :func:`loss_curves` to ``path`` (PNG) and return the curves."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curves = loss_curves(model, query, budgets, **options)
+    curves = loss_curves(model, query, budgets, engine, **options)
     figure, axes = plt.subplots(figsize=(6.4, 4.2))
     for name, points in curves.items():
         if points:
