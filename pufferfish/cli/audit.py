@@ -47,12 +47,19 @@ def run(args: argparse.Namespace) -> int:
     model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
+    blocks = Progress(100, "prior blocks")
     progress = Progress(len(model.mechanisms) + 1, "auditing")
+
+    def block_done(done: int, total: int) -> None:
+        blocks.update(100 * done // total, f"{done}/{total}")
+        if done == total:
+            blocks.close()
     try:
         with execution_engine(args) as engine:
             result = audit_model(model, budget, args.group, args.max_datasets, args.max_outputs,
-                                 progress.step, engine)
+                                 progress.step, engine, block_done)
     finally:
+        blocks.close()
         progress.close()
     emit(args, result.to_dict(), result.explain(args.model))
     return verdict(result.holds)

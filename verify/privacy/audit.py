@@ -24,7 +24,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose
-from pufferfish.verify.execution import Engine, InProcessEngine
+from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.blocks import (audited_secrets, block_plan, merge_block_sums,
                                               shippable, support_block_sums)
 from pufferfish.verify.privacy.composition import CompositionResult, composition_result
@@ -118,10 +118,12 @@ class ModelAudit(Explained):
 def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int | None = None,
                 max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
                 progress: Callable[[str], None] | None = None,
-                engine: Engine | None = None) -> ModelAudit:
+                engine: Engine | None = None,
+                block_progress: ProgressCallback | None = None) -> ModelAudit:
     """Audit every mechanism of ``model`` and their joint release.
 
-    The priors' supports are cut into blocks that run as independent tasks on ``engine`` (this
+    ``progress(name)`` is called as each mechanism is audited, ``block_progress(done, total)`` as
+    the prior blocks finish.  The priors' supports are cut into blocks that run as independent tasks on ``engine`` (this
     process by default, or a Dask cluster: :mod:`pufferfish.verify.execution`) and are reduced
     exactly (:mod:`pufferfish.verify.privacy.blocks`); per-entry DP on a product universe is split
     the same way (:mod:`pufferfish.verify.privacy.dp_blocks`).  The result is the same, bit for
@@ -146,7 +148,7 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
     blocks = engine.map(support_block_sums, block_plan(model, 4 * engine.workers),
-                        shared=shippable(model))
+                        progress=block_progress, shared=shippable(model))
     groups, first = merge_block_sums(blocks, list(model.finite_priors), len(slots))
     family_datasets = [d for family in model.interval_families.values()
                        for blocks_of_secret in family.blocks.values()
