@@ -84,17 +84,20 @@ def _mechanism(model: PufferfishModel, mechanism: str | Mechanism) -> Mechanism:
 
 
 def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int | None = None,
-          max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS):
+          max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
+          engine=None):
     """Pufferfish, DP and leakage levels of every mechanism and of their joint release
     (``pufferfish audit``; :func:`pufferfish.verify.privacy.audit.audit_model`).
 
     With ``epsilon``, ``result.holds`` says whether every mechanism and the joint release meet
-    it; without, it is ``None``.
+    it; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
+    ``with pufferfish.verify.execution.engine_from(workers=2) as engine: audit(..., engine=engine)``.
     """
     from pufferfish.verify.privacy.audit import audit_model
 
     model = load(model, max_datasets=max_datasets)
-    return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs)
+    return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs,
+                       engine=engine)
 
 
 def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
