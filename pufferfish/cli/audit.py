@@ -11,6 +11,7 @@ and leaves the others free)."""
 from __future__ import annotations
 
 import argparse
+import time
 
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help,
                                    parse_epsilon, positive_int, verdict)
@@ -50,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
     blocks = Progress(100, "prior blocks")
     progress = Progress(len(model.mechanisms) + 1, "auditing")
 
+    started = time.perf_counter()
+
     def block_done(done: int, total: int) -> None:
-        blocks.update(100 * done // total, f"{done}/{total}")
+        left = (time.perf_counter() - started) * (total - done) / done
+        blocks.update(100 * done // total, f"{done}/{total}, about {left:.0f} s left")
         if done == total:
             blocks.close()
     try:
