@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome
@@ -165,41 +165,77 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+@dataclass(frozen=True)
+class ClaimPart:
+    """A claim run on the instances whose position ``k`` in its generator has
+    ``k % parts == part`` (one task when a claim is split); :func:`merge_parts` joins the parts
+    into the :class:`ClaimResult` a whole run gives.  Events carry their instance position so
+    that "first" means first in the generator's order, however the parts ran."""
+
+    instances: int
+    violated: int
+    check_errors: int
+    undecided: int
+    violations: tuple[tuple[int, str, dict | None], ...]   # the first listed, by position
+    first_error: tuple[int, str] | None
+    first_undecided: tuple[int, str] | None
+    generator_error: str | None
+
+
 def run_claim(claim: Claim) -> ClaimResult:
     """Check ``claim`` on every instance its generator yields."""
-    instances = violated = errors = undecided = 0
-    first_violation = first_counterexample = first_error = first_undecided = None
-    violations: list[str] = []
+    return merge_parts(claim, [run_claim_part(claim, 0, 1)])
+
+
+def run_claim_part(claim: Claim, part: int, parts: int) -> ClaimPart:
+    """Check ``claim`` on its instances at positions ``k ≡ part (mod parts)``."""
+    instances = violated = check_errors = undecided = 0
+    violations: list[tuple[int, str, dict | None]] = []
+    first_error = first_undecided = generator_error = None
     try:
         generated: Iterable[object] = claim.generate()
-        for instance in generated:
+        for position, instance in enumerate(generated):
+            if position % parts != part:
+                continue
             instances += 1
             try:
                 outcome = claim.check(instance)
                 if not isinstance(outcome, ClaimOutcome):
                     raise TypeError(f"the check returned {type(outcome).__name__}, not ClaimOutcome")
             except Exception as error:  # a crashing check is a defect, reported, never a pass
-                errors += 1
+                check_errors += 1
                 if first_error is None:
-                    first_error = f"{_label(instance)}: {_error_text(error)}"
+                    first_error = (position, f"{_label(instance)}: {_error_text(error)}")
                 continue
             if outcome.undecided:
                 undecided += 1
                 if first_undecided is None:
-                    first_undecided = f"{_label(instance)}: {outcome.detail}"
+                    first_undecided = (position, f"{_label(instance)}: {outcome.detail}")
             elif not outcome.holds:
                 violated += 1
-                text = f"{_label(instance)}: {outcome.detail}"
-                if first_violation is None:
-                    first_violation, first_counterexample = text, outcome.counterexample
                 if len(violations) < MAX_LISTED_VIOLATIONS:
-                    violations.append(text)
-    except Exception as error:  # the generator itself failed
-        errors += 1
-        if first_error is None:
-            first_error = f"generating instances: {_error_text(error)}"
-    return ClaimResult(claim, instances, violated, errors, first_violation, first_counterexample,
-                       tuple(violations), first_error, undecided, first_undecided)
+                    violations.append((position, f"{_label(instance)}: {outcome.detail}",
+                                       outcome.counterexample))
+    except Exception as error:  # the generator itself failed (every part sees it)
+        generator_error = f"generating instances: {_error_text(error)}"
+    return ClaimPart(instances, violated, check_errors, undecided, tuple(violations), first_error,
+                     first_undecided, generator_error)
+
+
+def merge_parts(claim: Claim, parts: Sequence[ClaimPart]) -> ClaimResult:
+    """The :class:`ClaimResult` of the whole run from its parts (any order)."""
+    violations = sorted((v for p in parts for v in p.violations), key=lambda v: v[0])
+    errors = [e for p in parts if p.first_error for e in [p.first_error]]
+    undecided = [u for p in parts if p.first_undecided for u in [p.first_undecided]]
+    generator_error = next((p.generator_error for p in parts if p.generator_error), None)
+    first_error = min(errors)[1] if errors else generator_error
+    first = violations[0] if violations else None
+    return ClaimResult(
+        claim, sum(p.instances for p in parts), sum(p.violated for p in parts),
+        sum(p.check_errors for p in parts) + (1 if generator_error else 0),
+        first[1] if first else None, first[2] if first else None,
+        tuple(text for _, text, _ in violations[:MAX_LISTED_VIOLATIONS]), first_error,
+        sum(p.undecided for p in parts), min(undecided)[1] if undecided else None)
 
 
 def run_claims(claims: Iterable[Claim], progress: Callable[[str], None] | None = None,
@@ -207,14 +243,20 @@ def run_claims(claims: Iterable[Claim], progress: Callable[[str], None] | None =
     """Run every claim; ``progress(claim_id)`` is called after each claim finishes.
 
     On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) each registered claim is a task that
-    the worker looks up by id; results come back in the claims' order, so the report is the same
-    as in one process.
+    the worker looks up by id — split into one task per worker (instances dealt round-robin) when
+    there are fewer than four claims per worker — and the parts are merged in generator order,
+    so the report is the same as in one process.
     """
-    return ClaimsReport(tuple(_sweep(run_claim, _run_claim_by_id, list(claims), progress, engine)))
+    claims = list(claims)
+    parts = 1
+    if engine is not None and len(claims) < 4 * engine.workers:
+        parts = engine.workers
+    return ClaimsReport(tuple(_sweep(run_claim, _run_claim_part_by_id, merge_parts, claims,
+                                     parts, progress, engine)))
 
 
-def _run_claim_by_id(claim_id: str) -> ClaimResult:
-    return replace(run_claim(_registered(claim_id)), claim=None)
+def _run_claim_part_by_id(claim_id: str, part: int, parts: int) -> ClaimPart:
+    return run_claim_part(_registered(claim_id), part, parts)
 
 
 def _registered(claim_id: str) -> Claim:
@@ -222,13 +264,13 @@ def _registered(claim_id: str) -> Claim:
     return claims_for(claim_id=claim_id)[0]
 
 
-def _sweep(run_one: Callable, run_by_id: Callable, claims: list[Claim],
-           progress: Callable[[str], None] | None, engine: Engine | None) -> list:
+def _sweep(run_one: Callable, run_part_by_id: Callable, merge: Callable, claims: list[Claim],
+           parts: int, progress: Callable[[str], None] | None, engine: Engine | None) -> list:
     """``[run_one(claim) for claim in claims]``, as tasks on ``engine`` when it has workers.
 
-    A task carries only the claim's id (claims hold closures and models, so they are looked up
-    in the worker's registry), and its result comes back without the claim, which is put back
-    here.  Claims that are not registered run in this process.
+    A task carries only the claim's id and its part (claims hold closures and models, so they
+    are looked up in the worker's registry); ``merge(claim, parts)`` joins a claim's parts.
+    Claims that are not registered run in this process.
     """
     if engine is None or isinstance(engine, InProcessEngine):
         results = []
@@ -240,10 +282,11 @@ def _sweep(run_one: Callable, run_by_id: Callable, claims: list[Claim],
     from pufferfish.proofs_check.registry import all_claims
     registered = {c.id for c in all_claims()}
     remote = [c for c in claims if c.id in registered]
-    done = engine.map(run_by_id, [(c.id,) for c in remote],
+    tasks = [(c.id, part, parts) for c in remote for part in range(parts)]
+    done = engine.map(run_part_by_id, tasks,
                       progress=None if progress is None else
-                      lambda count, total: progress(remote[count - 1].id))
-    by_id = {c.id: replace(result, claim=c) for c, result in zip(remote, done)}
+                      lambda count, total: progress(tasks[count - 1][0]))
+    by_id = {c.id: merge(c, done[k * parts:(k + 1) * parts]) for k, c in enumerate(remote)}
     return [by_id[c.id] if c.id in by_id else run_one(c) for c in claims]
 
 
@@ -321,10 +364,14 @@ def run_mutants(claim: Claim) -> VacuityResult:
 def run_vacuity(claims: Iterable[Claim], progress: Callable[[str], None] | None = None,
                 engine: Engine | None = None) -> VacuityReport:
     """Run the mutants of every claim (see :class:`pufferfish.proofs_check.registry.Mutant`),
-    as tasks on ``engine`` like :func:`run_claims`."""
-    return VacuityReport(tuple(_sweep(run_mutants, _run_mutants_by_id, list(claims), progress,
-                                      engine)))
+    one task per claim on ``engine`` like :func:`run_claims`."""
+    return VacuityReport(tuple(_sweep(run_mutants, _run_mutants_by_id, _with_claim,
+                                      list(claims), 1, progress, engine)))
 
 
-def _run_mutants_by_id(claim_id: str) -> VacuityResult:
+def _run_mutants_by_id(claim_id: str, part: int, parts: int) -> VacuityResult:
     return replace(run_mutants(_registered(claim_id)), claim=None)
+
+
+def _with_claim(claim: Claim, parts: Sequence[VacuityResult]) -> VacuityResult:
+    return replace(parts[0], claim=claim)

@@ -119,3 +119,9 @@ def test_the_loss_figure_budgets_on_two_workers_are_the_in_process_curves(cluste
     budgets = [parse_budget(b) for b in ("log(2)", "log(3)", "1/2")]
     assert loss_curves(model, "attribute:x1", budgets, cluster) == \
         loss_curves(model, "attribute:x1", budgets)
+
+
+def test_a_few_claims_are_split_across_the_workers_with_the_same_report(cluster):
+    claims = claims_for(claim_id="004.lemma2") + claims_for(claim_id="004.fig1.targets")
+    assert len(claims) < 4 * cluster.workers  # so each claim is split into one part per worker
+    assert run_claims(claims, engine=cluster).to_dict() == run_claims(claims).to_dict()

@@ -1,0 +1,46 @@
+"""A claim split into parts (instances dealt round-robin, :func:`run_claim_part`) merges into
+exactly the result of the whole run: counts, first violation and its counterexample, the listed
+violations, first error and first undecided instance — on every claim of paper 004 (violated and
+holding ones) and on a claim whose generator and checks fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from pufferfish.proofs_check.registry import Claim, ClaimOutcome, claims_for
+from pufferfish.proofs_check.runner import merge_parts, run_claim, run_claim_part
+
+
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_parts_of_every_004_claim_merge_into_the_whole_run(parts):
+    for claim in claims_for(paper="004"):
+        whole = run_claim(claim).to_dict()
+        pieces = [run_claim_part(claim, part, parts) for part in reversed(range(parts))]
+        assert merge_parts(claim, pieces).to_dict() == whole, claim.id
+
+
+def flaky_claim() -> Claim:
+    """Instances 0..9: odd ones violate, 4 raises, 6 is undecided, the generator fails after 9."""
+    def generate():
+        yield from range(10)
+        raise RuntimeError("generator broke")
+
+    def check(k):
+        if k == 4:
+            raise ValueError("check broke")
+        if k == 6:
+            return ClaimOutcome.undecided_at(f"{k} undecided")
+        return ClaimOutcome(k % 2 == 0, f"instance {k}", {"k": k} if k % 2 else None)
+
+    return Claim("test.flaky", "test.txt", "§0", "odd numbers are even", generate, check)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 4, 11])
+def test_errors_and_undecided_instances_merge_in_generator_order(parts):
+    claim = flaky_claim()
+    whole = run_claim(claim)
+    merged = merge_parts(claim, [run_claim_part(claim, p, parts) for p in range(parts)])
+    assert merged == whole
+    assert (whole.instances, whole.violated, whole.errors, whole.undecided) == (10, 5, 2, 1)
+    assert whole.first_violation.endswith("instance 1") and whole.first_counterexample == {"k": 1}
+    assert whole.first_error.endswith("check broke") and "6 undecided" in whole.first_undecided
