@@ -2,7 +2,7 @@
 and Appendix D.
 
 ``pufferfish experiment topk [--shape checkins|activities] [--K 3|5] [--trials N] [--seed S]
-[--out DIR] [--workers W] [--foursquare CHECKINS POIS | --capture24 DIR] [--strict]``
+[--out DIR] [--workers N | --scheduler ADDRESS] [--foursquare CHECKINS POIS | --capture24 DIR] [--strict]``
 
 Runs :func:`pufferfish.proofs_check.paper_000.topk.experiment.run_trials` on synthetic data of
 the shape (default) or on the real files, prints the calibrations, the paper's two table layouts
@@ -16,9 +16,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, add_common_options, add_out_folder,
-                                   emit, nonnegative_int, note, positive_int, prepare_folder,
-                                   wrote)
+from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, add_common_options,
+                                   add_execution_options, add_out_folder, emit, execution_engine,
+                                   nonnegative_int, note, positive_int, prepare_folder, wrote)
 from pufferfish.verify.report import Progress
 
 DEFAULT_OUT = "topk_results"
@@ -40,14 +40,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                       help="trials (mechanism randomness; default 200)")
     topk.add_argument("--seed", type=nonnegative_int, default=0, help="seed of data and trials")
     add_out_folder(topk, "the CSV table and the plot", default=DEFAULT_OUT)
-    topk.add_argument("--workers", type=positive_int, default=2,
-                      help="worker processes (results do not depend on it; default 2)")
     real = topk.add_mutually_exclusive_group()
     real.add_argument("--foursquare", nargs=2, metavar=("CHECKINS", "POIS"),
                       help="use the real Foursquare global check-in files instead")
     real.add_argument("--capture24", metavar="DIR", help="use a real Capture24 directory instead")
     topk.add_argument("--strict", action="store_true", help="exit 1 when a claim fails somewhere")
     add_common_options(topk)
+    add_execution_options(topk)  # chunks of trials are the tasks; results do not depend on it
     topk.set_defaults(handler=run_topk, command_name="experiment topk")
     return parser
 
@@ -75,8 +74,9 @@ def run_topk(args: argparse.Namespace) -> int:
     setup = build_setup(data, args.K)
     bar = Progress(args.trials, "trials")
     try:
-        samples = run_trials(setup, args.trials, args.seed, args.workers,
-                             lambda done, total: bar.update(done, f"{time.time() - start:.0f} s"))
+        with execution_engine(args) as engine:
+            samples = run_trials(setup, args.trials, args.seed, engine,
+                                 lambda done, total: bar.update(done, f"{time.time() - start:.0f} s"))
     finally:
         bar.close()
     result = summarise(setup, samples, args.trials, args.seed)

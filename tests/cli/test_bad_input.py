@@ -234,7 +234,7 @@ def test_interruption_leaves_no_partial_or_temporary_file(signum, status, tmp_pa
         process.send_signal(signum)
 
     code, out, err = pufferfish_process(["experiment", "topk", "--shape", "activities",
-                                         "--trials", "1000000", "--workers", "1", "--out",
+                                         "--trials", "1000000", "--out",
                                          results, "--output", target], timeout=120,
                                         start=interrupt)
     assert code == status, err[-2000:]

@@ -187,7 +187,7 @@ def test_experiment_writes_csv_and_plot(cli, tmp_path, monkeypatch):
 
     monkeypatch.setitem(SHAPES, "activities", SHAPES["activities"].scaled(0.1))
     code, out, err = cli("experiment", "topk", "--shape", "activities", "--trials", "3",
-                         "--workers", "1", "--out", tmp_path)
+                         "--out", tmp_path)
     assert code == 0
     assert "Majority baseline" in out and "Ours-Exp ≥ MQM" in out
     with open(tmp_path / "topk_activities_K3.csv") as handle:

@@ -125,3 +125,28 @@ def test_a_few_claims_are_split_across_the_workers_with_the_same_report(cluster)
     claims = claims_for(claim_id="004.lemma2") + claims_for(claim_id="004.fig1.targets")
     assert len(claims) < 4 * cluster.workers  # so each claim is split into one part per worker
     assert run_claims(claims, engine=cluster).to_dict() == run_claims(claims).to_dict()
+
+
+def test_top_k_trials_on_two_workers_are_the_in_process_trials(cluster):
+    import numpy as np
+
+    from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials
+    from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
+
+    setup = build_setup(generate(SHAPES["activities"].scaled(0.1), seed=1), K=3,
+                        epsilons=("0.5", "5"))
+    assert np.array_equal(run_trials(setup, 9, seed=4, engine=cluster), run_trials(setup, 9, seed=4))
+
+
+def test_top_k_trials_survive_a_killed_worker():
+    import numpy as np
+
+    from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials
+    from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
+
+    setup = build_setup(generate(SHAPES["activities"].scaled(0.1), seed=1), K=3,
+                        epsilons=("0.5", "5"))
+    alone = run_trials(setup, 24, seed=5)
+    with KillingEngine(after=2) as engine:
+        assert np.array_equal(run_trials(setup, 24, seed=5, engine=engine), alone)
+        assert engine.killed is not None

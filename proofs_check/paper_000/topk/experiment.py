@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +30,7 @@ from scipy import stats
 
 from pufferfish.proofs_check.paper_000.topk.prior_fit import TAU, fit_chain
 from pufferfish.proofs_check.paper_000.topk.sequences import SequenceData
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.chains import ChainCurveBounds, stationary_chain_curve_bounds
 from pufferfish.proofs_check.paper_000.topk.mechanisms import EPSILONS, MECHANISMS, calibrate_all, release
 from pufferfish.proofs_check.paper_000.topk.metrics import METRICS_DIRECTION, metric_names, metric_vector, majority_prediction
@@ -83,31 +83,27 @@ def run_trial(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
     return out
 
 
-def _chunk(args: tuple) -> list[np.ndarray]:
-    setup, seeds = args
+def _trial_chunk(setup: TopKSetup, seeds: list) -> list[np.ndarray]:
+    """The trials of a chunk of seeds (a task)."""
     return [run_trial(setup, s) for s in seeds]
 
 
-def run_trials(setup: TopKSetup, trials: int, seed: int, workers: int = 2,
+def run_trials(setup: TopKSetup, trials: int, seed: int, engine: Engine | None = None,
                progress: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """All trials: array ``(trials, len(ε), len(MECHANISMS), metrics)``; chunks of trials run in
-    ``workers`` processes (``workers = 1``: in this process)."""
+    """All trials: array ``(trials, len(ε), len(MECHANISMS), metrics)``.  Trial ``t`` draws from
+    the ``t``-th child of ``SeedSequence(seed)``, so the result does not depend on where the
+    chunks of trials run (``engine``: this process by default, or a Dask cluster)."""
+    engine = engine or InProcessEngine()
     seeds = np.random.SeedSequence(seed).spawn(trials)
-    size = max(1, min(25, math.ceil(trials / max(1, 4 * workers))))
+    size = max(1, min(25, math.ceil(trials / max(1, 4 * engine.workers))))
     chunks = [seeds[i:i + size] for i in range(0, trials, size)]
-    results: list[np.ndarray] = []
-    if workers <= 1:
-        for chunk in chunks:
-            results.extend(_chunk((setup, chunk)))
-            if progress:
-                progress(len(results), trials)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_chunk, [(setup, c) for c in chunks]):
-                results.extend(part)
-                if progress:
-                    progress(len(results), trials)
-    return np.stack(results)
+    lengths = [len(c) for c in chunks]
+
+    def trials_done(done: int, total: int) -> None:
+        if progress:
+            progress(sum(lengths[:done]) if done < total else trials, trials)
+    parts = engine.map(_trial_chunk, [(c,) for c in chunks], trials_done, shared=setup)
+    return np.stack([trial for part in parts for trial in part])
 
 
 def _interval(values: np.ndarray) -> tuple[float, float, float]:
@@ -203,11 +199,11 @@ def summarise(setup: TopKSetup, samples: np.ndarray, trials: int, seed: int) -> 
 
 
 def run_experiment(data: SequenceData, K: int = 3, trials: int = 100, seed: int = 0,
-                   workers: int = 2, epsilons=EPSILONS,
+                   engine: Engine | None = None, epsilons=EPSILONS,
                    progress: Callable[[int, int], None] | None = None) -> TopKResult:
     """Setup, trials and summary in one call."""
     setup = build_setup(data, K, epsilons)
-    samples = run_trials(setup, trials, seed, workers, progress)
+    samples = run_trials(setup, trials, seed, engine, progress)
     return summarise(setup, samples, trials, seed)
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
-from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials, summarise, tables_text, claims_text
+from pufferfish.proofs_check.paper_000.topk.experiment import (build_setup, claims_text, run_trial,
+                                                               run_trials, summarise, tables_text)
 from pufferfish.proofs_check.paper_000.topk.mechanisms import MECHANISMS
 
 
@@ -16,16 +17,16 @@ def setup():
     return build_setup(data, K=3, epsilons=("0.5", "5"))
 
 
-def test_results_do_not_depend_on_worker_count(setup):
-    one = run_trials(setup, 6, seed=11, workers=1)
-    two = run_trials(setup, 6, seed=11, workers=2)
-    assert one.shape == (6, 2, len(MECHANISMS), 6)
-    assert np.array_equal(one, two)
-    assert not np.array_equal(one, run_trials(setup, 6, seed=12, workers=1))
+def test_trial_t_draws_from_the_t_th_child_seed_whatever_the_chunks(setup):
+    trials = run_trials(setup, 6, seed=11)
+    children = np.random.SeedSequence(11).spawn(6)
+    assert trials.shape == (6, 2, len(MECHANISMS), 6)
+    assert np.array_equal(trials, np.stack([run_trial(setup, s) for s in children]))
+    assert not np.array_equal(trials, run_trials(setup, 6, seed=12))
 
 
 def test_summary_tables_and_claim_cells(setup):
-    samples = run_trials(setup, 5, seed=0, workers=1)
+    samples = run_trials(setup, 5, seed=0)
     result = summarise(setup, samples, 5, 0)
     mean, lo, hi = result.summary[("5", "Ours-Exp", "hr")]
     assert lo <= mean <= hi and 0 <= mean <= 1
