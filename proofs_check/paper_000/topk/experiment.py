@@ -68,17 +68,33 @@ def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS) -> TopKSetup:
                      calibrations, curve, data.summary(), dict(zip(names, majority.tolist())))
 
 
-def run_trial(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
-    """One trial: array ``(len(ε), len(MECHANISMS), metrics)`` averaged over groups."""
+def run_trial_by_group(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
+    """One trial, per group: array ``(len(ε), len(MECHANISMS), groups, metrics)``.
+
+    The releases are drawn from ``default_rng(seed)`` in the order ε, mechanism, group, so every
+    release is an independent draw; :func:`run_trial` averages this array over the groups.
+    """
     rng = np.random.default_rng(seed)
     names = metric_names(setup.K)
-    out = np.zeros((len(setup.epsilons), len(MECHANISMS), len(names)))
+    out = np.zeros((len(setup.epsilons), len(MECHANISMS), len(setup.counts), len(names)))
     for e, eps in enumerate(setup.epsilons):
         for m, mech in enumerate(MECHANISMS):
             cal = setup.calibrations[(eps, mech)]
-            total = np.zeros(len(names))
-            for counts in setup.counts:
-                total += metric_vector(release(cal, counts, rng), counts, setup.K)
+            for g, counts in enumerate(setup.counts):
+                out[e, m, g] = metric_vector(release(cal, counts, rng), counts, setup.K)
+    return out
+
+
+def run_trial(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
+    """One trial: array ``(len(ε), len(MECHANISMS), metrics)`` averaged over groups (summed in
+    group order, then divided by the number of groups)."""
+    by_group = run_trial_by_group(setup, seed)
+    out = np.zeros((len(setup.epsilons), len(MECHANISMS), by_group.shape[-1]))
+    for e in range(len(setup.epsilons)):
+        for m in range(len(MECHANISMS)):
+            total = np.zeros(by_group.shape[-1])
+            for row in by_group[e, m]:
+                total += row
             out[e, m] = total / len(setup.counts)
     return out
 
