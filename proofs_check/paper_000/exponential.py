@@ -191,7 +191,7 @@ def algorithm2_instances() -> Iterator[Instance]:
                                                    "epsilon": epsilon, "utility": name})
 
 
-def _pufferfish_check(claim_id: str, reading):
+def pufferfish_check(claim_id: str, reading):
     def check(instance: Instance) -> ClaimOutcome:
         p, q, length, epsilon = (instance.params[k] for k in ("p", "q", "T", "epsilon"))
         utility = UTILITIES[instance.params["utility"]]
@@ -271,7 +271,7 @@ def _strong_instances() -> list[Instance]:
 
 def _mutants(claim_id: str, reading, factor: Fraction):
     return (patched(f"line 10 with exp({factor}·u·ε_DP/L) instead of exp(u·ε_DP/2L)",
-                    _pufferfish_check(claim_id, reading), _strong_instances, _THIS,
+                    pufferfish_check(claim_id, reading), _strong_instances, _THIS,
                     EXPONENT_FACTOR=factor),)
 
 
@@ -281,7 +281,7 @@ register(Claim(
     "a_ℓ >= ε_puffer else (ε_puffer − a_ℓ)/b_ℓ; output r with probability ∝ exp(u(D, r)·ε_DP/2L) — "
     "is ε_puffer-Pufferfish (utilities of the count on binary chains; levels enclosed by "
     "certified interval arithmetic).",
-    algorithm2_instances, _pufferfish_check("000.alg2.printed_private", printed_epsilon),
+    algorithm2_instances, pufferfish_check("000.alg2.printed_private", printed_epsilon),
     mutants=_mutants("000.alg2.printed_private", printed_epsilon, Fraction(4))))
 register(Claim(
     "000.alg2.best_point_private", PAPER, "§6.4.2 with Theorem 6 (the reading the toolkit uses)",
@@ -289,7 +289,7 @@ register(Claim(
     "maximum over the curve gives the tightest translation), output r with probability ∝ "
     "exp(u(D, r)·ε_DP/2L) is ε_puffer-Pufferfish (utilities of the count on binary chains; levels "
     "enclosed by certified interval arithmetic).",
-    algorithm2_instances, _pufferfish_check("000.alg2.best_point_private", best_point_epsilon),
+    algorithm2_instances, pufferfish_check("000.alg2.best_point_private", best_point_epsilon),
     mutants=_mutants("000.alg2.best_point_private", best_point_epsilon, Fraction(2))))
 register(Claim(
     "000.sec642.exponential_dp", PAPER, "§6.4.2",
