@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.proofs_check.paper_000.topk.prior_fit import TAU, fit_chain
 from pufferfish.proofs_check.paper_000.topk.sequences import SequenceData
 from pufferfish.verify.influence.chains import ChainCurveBounds, stationary_chain_curve_bounds
@@ -50,11 +51,19 @@ class TopKSetup:
     majority: dict                # metric name -> value (averaged over groups)
 
 
-def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS) -> TopKSetup:
-    """Fit the prior, compute the curve and calibrate every mechanism for every ε."""
+def fit_prior(data: SequenceData) -> tuple[MarkovChain, ChainCurveBounds]:
+    """The prior fitted on the training split (chain length ``T`` = the longest test sequence)
+    and its certified a(b) curve; independent of ``K``, so one fit serves Top-3 and Top-5."""
     T = data.max_length("test")
     chain = fit_chain(data.train_sequences(), data.states, T, TAU, name="fitted prior")
-    curve = stationary_chain_curve_bounds([chain])
+    return chain, stationary_chain_curve_bounds([chain])
+
+
+def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS,
+                prior: tuple[MarkovChain, ChainCurveBounds] | None = None) -> TopKSetup:
+    """Fit the prior (unless ``prior`` = :func:`fit_prior`'s result is given), compute the curve
+    and calibrate every mechanism for every ε."""
+    chain, curve = fit_prior(data) if prior is None else prior
     calibrations = {}
     for eps in epsilons:
         for mech, cal in calibrate_all(eps, chain, curve, data.k, K).items():
