@@ -45,6 +45,7 @@ import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
+from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, fraction_str
 from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
@@ -130,8 +131,12 @@ def printed_epsilon(rows, context):
 
 
 def best_point_epsilon(rows, context):
-    """§6.4.2's reading: the largest ``(ε_puffer − a)/b`` over the points with ``a < ε_puffer``."""
-    return _hull(context, [i for saturated, i in rows if not saturated], max)
+    """§6.4.2's reading: the largest ``(ε_puffer − a)/b`` over the points with ``a < ε_puffer``
+    (there is one: the point ``b = |I|`` has ``a = 0``)."""
+    usable = [i for saturated, i in rows if not saturated]
+    if not usable:
+        raise ModelError("no curve point has a < ε_puffer", "epsilon")
+    return _hull(context, usable, max)
 
 
 # ------------------------------------------------------------------------------------------------
