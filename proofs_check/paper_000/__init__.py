@@ -13,5 +13,7 @@ CLAIM_MODULES = (
     "influence_curve",  # §6.1, Definition 7
     "figure2",  # §6.3, Figure 2(a)
     "symbolic_claims",  # §4, Examples 4.1–4.2 as functions of a prior parameter
+    "tables",  # §7.2–7.3, Appendix D.3, Tables 2–5 and 7–8 (statistical, synthetic data)
+    "exponential",  # Appendix B, Algorithm 2; §6.4.2
 )
 """The modules that register this paper's claims when imported (in this order)."""

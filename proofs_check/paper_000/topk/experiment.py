@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.proofs_check.paper_000.topk.prior_fit import TAU, fit_chain
 from pufferfish.proofs_check.paper_000.topk.sequences import SequenceData
 from pufferfish.verify.execution import Engine, InProcessEngine
@@ -50,11 +51,19 @@ class TopKSetup:
     majority: dict                # metric name -> value (averaged over groups)
 
 
-def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS) -> TopKSetup:
-    """Fit the prior, compute the curve and calibrate every mechanism for every ε."""
+def fit_prior(data: SequenceData) -> tuple[MarkovChain, ChainCurveBounds]:
+    """The prior fitted on the training split (chain length ``T`` = the longest test sequence)
+    and its certified a(b) curve; independent of ``K``, so one fit serves Top-3 and Top-5."""
     T = data.max_length("test")
     chain = fit_chain(data.train_sequences(), data.states, T, TAU, name="fitted prior")
-    curve = stationary_chain_curve_bounds([chain])
+    return chain, stationary_chain_curve_bounds([chain])
+
+
+def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS,
+                prior: tuple[MarkovChain, ChainCurveBounds] | None = None) -> TopKSetup:
+    """Fit the prior (unless ``prior`` = :func:`fit_prior`'s result is given), compute the curve
+    and calibrate every mechanism for every ε."""
+    chain, curve = fit_prior(data) if prior is None else prior
     calibrations = {}
     for eps in epsilons:
         for mech, cal in calibrate_all(eps, chain, curve, data.k, K).items():
@@ -68,17 +77,33 @@ def build_setup(data: SequenceData, K: int = 3, epsilons=EPSILONS) -> TopKSetup:
                      calibrations, curve, data.summary(), dict(zip(names, majority.tolist())))
 
 
-def run_trial(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
-    """One trial: array ``(len(ε), len(MECHANISMS), metrics)`` averaged over groups."""
+def run_trial_by_group(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
+    """One trial, per group: array ``(len(ε), len(MECHANISMS), groups, metrics)``.
+
+    The releases are drawn from ``default_rng(seed)`` in the order ε, mechanism, group, so every
+    release is an independent draw; :func:`run_trial` averages this array over the groups.
+    """
     rng = np.random.default_rng(seed)
     names = metric_names(setup.K)
-    out = np.zeros((len(setup.epsilons), len(MECHANISMS), len(names)))
+    out = np.zeros((len(setup.epsilons), len(MECHANISMS), len(setup.counts), len(names)))
     for e, eps in enumerate(setup.epsilons):
         for m, mech in enumerate(MECHANISMS):
             cal = setup.calibrations[(eps, mech)]
-            total = np.zeros(len(names))
-            for counts in setup.counts:
-                total += metric_vector(release(cal, counts, rng), counts, setup.K)
+            for g, counts in enumerate(setup.counts):
+                out[e, m, g] = metric_vector(release(cal, counts, rng), counts, setup.K)
+    return out
+
+
+def run_trial(setup: TopKSetup, seed: np.random.SeedSequence) -> np.ndarray:
+    """One trial: array ``(len(ε), len(MECHANISMS), metrics)`` averaged over groups (summed in
+    group order, then divided by the number of groups)."""
+    by_group = run_trial_by_group(setup, seed)
+    out = np.zeros((len(setup.epsilons), len(MECHANISMS), by_group.shape[-1]))
+    for e in range(len(setup.epsilons)):
+        for m in range(len(MECHANISMS)):
+            total = np.zeros(by_group.shape[-1])
+            for row in by_group[e, m]:
+                total += row
             out[e, m] = total / len(setup.counts)
     return out
 
