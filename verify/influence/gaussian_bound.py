@@ -8,25 +8,30 @@ in Appendix C), in the form of :mod:`pufferfish.verify.influence.gaussian`:
 numerical module, which, like the paper, does not model the truncation of the unobserved
 coordinates).  For fixed ``(r, r')`` the ratio ``g_r(μ)/g_{r'}(μ)`` is monotone in ``μ``
 (monotone likelihood ratio of the Gaussian location family, disjoint regions), so ``μ = ±M``.
+**One sign suffices:** ``Pr[N(−M, σ²) ∈ [r, r+δ]] = Pr[N(M, σ²) ∈ [ρ(r), ρ(r)+δ]]`` and the prior
+mass is the same at ``r`` and ``ρ(r)`` for the reflection ``ρ(r) = −r − δ``, an isometry of
+``[−γ, γ−δ]`` onto itself, so ``h_{−M} = h_M ∘ ρ`` and both signs give the same supremum.
+
+**Exact ties.**  ``Σ_jk`` depends on ``(j − k)²`` only, so ``σ`` and ``M`` — hence ``a†(L)`` — are
+unchanged when ``(i, L)`` is translated or reflected: ``a†`` is a function of the *offset class*
+of ``L − i`` (:func:`offset_class`), which certifies equalities no interval can.
 
 **Upper bound (over the whole parameter range, no sampling).**  Cut ``[−γ, γ−δ]`` into ``K``
 cells of width ``w < δ``.  For ``r`` in a cell ``[a, b]``, ``[b, a+δ] ⊆ [r, r+δ] ⊆ [a, b+δ]``,
 so both probabilities are enclosed by the masses of those two fixed intervals, giving an interval
 ``H_k ⊇ {h(r) : r ∈ [a, b]}``.  Two cells can hold an admissible pair only if their farthest
 points are ``δ`` apart, so ``a†(L) <= max_{admissible k, k'} sup H_k − inf H_{k'}`` (prefix and
-suffix minima make this ``O(K)``).  The upper bound tends to ``a†(L)`` as ``K`` grows.
+suffix minima make this ``O(K log K)``).  The upper bound tends to ``a†(L)`` as ``K`` grows.
 **Lower bound.**  ``h`` enclosed at the cells' left ends: any admissible pair of points gives a
-certified value of the objective, so their maximum is a lower bound.
+certified value of the objective, so their maximum is a lower bound.  Cells that cannot hold the
+top or the bottom of a pair above the lower bound are never split again (adaptive refinement).
 
-Every number is an interval of a private mpmath context (:mod:`pufferfish.verify.numerics.
-intervals`): ``Σ`` and its solve in interval arithmetic, the normal tails by the alternating
-Taylor series of ``erf`` (``|x| <= 6``, remainder bounded by the first omitted term) or by two
-consecutive approximants of Laplace's continued fraction for the Mills ratio, which lie on either
-side of it (``x > 6``; the depth doubles until they agree to the precision).  The bounds are exact rationals (interval endpoints).
+Every number is a rigorous enclosure of :mod:`pufferfish.verify.influence.normal_masses` (arb
+balls by default, or the mpmath interval backend); the bounds are exact rationals (ball ends).
 
-Cost: ``O(n³)`` interval operations for the solve plus ``O(K)`` tail evaluations (each ``O(bits)``
-series terms or a few dozen continued-fraction steps) per ``μ``; :func:`certified_a_star` repeats this for
-every ``L`` of size ``n − b``.
+Cost: ``O(|L|³)`` ball operations for the solve plus ``O(K)`` tail evaluations (one arb ``erfc``
+each) and ``O(K log K)`` rational comparisons; :func:`certified_a_star` repeats this for every
+``L`` of size ``n − b``, once per offset class.
 
 >>> from fractions import Fraction
 >>> from pufferfish.verify.influence.gaussian import GaussianSetting
@@ -38,20 +43,19 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.gaussian import GaussianSetting
-from pufferfish.verify.numerics.intervals import endpoints, interval_context, rational_interval
+from pufferfish.verify.influence.normal_masses import BACKENDS, DEFAULT_BITS
 from pufferfish.verify.report import Explained
 
-DEFAULT_BITS = 160
-_SERIES_LIMIT = 6
-_FRACTION_DEPTH = 60
+DEFAULT_CELLS = 32
+MAX_CELLS = 4096
 
 
 @dataclass(repr=False, frozen=True)
@@ -76,168 +80,163 @@ class GaussianLeakageBound(Explained):
                 f"{self.cells} cells)")
 
 
-def _tail_point(ctx, t):
-    """An interval holding ``Q(t) = Pr[N(0,1) > t]`` for a point interval ``t``."""
-    if t.b < 0:
-        return 1 - _tail_point(ctx, -t)
-    small = ctx.mpf(2) ** (-ctx.prec - 8)
-    if t.a <= _SERIES_LIMIT:
-        z = t / ctx.sqrt(2)
-        z2 = z * z
-        term, total, n = z, ctx.mpf(0), 0
-        # alternating series of erf; stop past the peak once a term is negligible
-        while True:
-            total += term / _integer(ctx, 2 * n + 1)
-            n += 1
-            term = -term * z2 / _integer(ctx, n)
-            if n > z2.b + 1 and abs(term).b / (2 * n + 1) < small:
-                break
-        bound = abs(term).b / (2 * n + 1)
-        erf = 2 / ctx.sqrt(ctx.pi) * (total + ctx.mpf([-bound, bound]))
-        return (1 - erf) / 2
+def offset_class(coordinate: int, low: Iterable[int]) -> tuple[int, ...]:
+    """The offsets ``L − i`` up to reflection (the lexicographically least of the two sorted
+    tuples): two pairs ``(i, L)`` with one class have the same ``a†(L)`` (module docstring).
 
-    def approximant(depth: int):
-        f = t
-        for k in range(depth, 0, -1):
-            f = t + _integer(ctx, k) / f
-        return 1 / f
-
-    density = ctx.exp(-t * t / 2) / ctx.sqrt(2 * ctx.pi)
-    depth = 8
-    while True:
-        first, second = approximant(depth), approximant(depth + 1)
-        low, high = min(first.a, second.a), max(first.b, second.b)
-        if high - low < small * high or depth >= 4 * _FRACTION_DEPTH:
-            return density * ctx.mpf([low, high])
-        depth *= 2
+    >>> offset_class(1, (3, 4)) == offset_class(4, (1, 2)) == (2, 3)
+    True
+    """
+    offsets = tuple(sorted(j - coordinate for j in low))
+    return min(offsets, tuple(sorted(-d for d in offsets)))
 
 
-def _integer(ctx, k: int):
-    """The interval of the integer ``k`` (cached per context: conversion dominates otherwise)."""
-    cache = _INTEGERS.setdefault(id(ctx), {})
-    value = cache.get(k)
-    if value is None:
-        value = cache[k] = ctx.mpf(k)
-    return value
+class LeakageEnclosure:
+    """A refinable certified enclosure of ``a†(L)`` for one offset class (module docstring).
 
+    :meth:`refine` splits the cells that may still hold the maximum until ``upper − lower`` is
+    at most the requested width or the cell budget is spent; :meth:`bound` reads the current
+    bounds.
+    """
 
-_INTEGERS: dict[int, dict[int, object]] = {}
+    def __init__(self, setting: GaussianSetting, coordinate: int, low: Iterable[int],
+                 cells: int = DEFAULT_CELLS, bits: int = DEFAULT_BITS,
+                 backend: str = "arb") -> None:
+        low = tuple(sorted(low))
+        if not 0 <= coordinate < setting.n or any(not 0 <= j < setting.n for j in low):
+            raise ModelError(f"coordinates are 0..{setting.n - 1}", "coordinate")
+        if coordinate in low:
+            raise ModelError("the coordinate is in L: a†(L) is infinite", "low")
+        if backend not in BACKENDS:
+            raise ModelError(f"unknown backend {backend!r}; known: {sorted(BACKENDS)}", "backend")
+        self.coordinate, self.low, self.key = coordinate, low, offset_class(coordinate, low)
+        self.backend = BACKENDS[backend](bits)
+        self.side: _Side | None = None
+        self.lower = self.upper = Fraction(0)
+        if not low:
+            return
+        gamma, delta = setting.gamma, setting.delta
+        span = 2 * gamma - delta
+        count = max(cells, int(span / delta) + 2)
+        with self.backend.precision():
+            sigma, m, explained = self.backend.conditional(setting.ell, gamma, coordinate, low)
+            self.side = _Side(self.backend, self.backend.masses(0, 1),
+                              self.backend.masses(m, sigma), delta, explained)
+            self.side.add([(-gamma + k * span / count, -gamma + (k + 1) * span / count)
+                           for k in range(count)])
+        self._read()
 
+    def _read(self) -> None:
+        self.upper, self.lower = self.side.upper(), self.side.lower()
 
-def _tail(ctx, x):
-    """An interval holding ``Q`` over the interval ``x`` (``Q`` is decreasing)."""
-    top = _tail_point(ctx, ctx.mpf(x.a))
-    bottom = _tail_point(ctx, ctx.mpf(x.b))
-    return ctx.mpf([bottom.a, top.b])
+    @property
+    def cells(self) -> int:
+        return len(self.side.cells) if self.side is not None else 0
 
+    @property
+    def width(self) -> Fraction:
+        return self.upper - self.lower
 
-class _Masses:
-    """``Pr[N(μ, σ²) ∈ [p, q]]`` for rational ends, with the tails at each end computed once."""
+    def refine(self, width: Fraction, max_cells: int = MAX_CELLS) -> bool:
+        """Split cells round after round until ``upper − lower <= width`` (True) or the cells
+        reach ``max_cells`` (False)."""
+        while self.upper - self.lower > width:
+            if self.cells >= max_cells:
+                return False
+            with self.backend.precision():
+                self.side.refine(self.lower)
+            self._read()
+        return True
 
-    def __init__(self, ctx, mu, sigma) -> None:
-        self.ctx, self.mu, self.sigma = ctx, mu, sigma
-        self._tails: dict = {}
-
-    def _end(self, point: Fraction, upper_tail: bool):
-        key = (point, upper_tail)
-        if key not in self._tails:
-            x = (rational_interval(self.ctx, point) - self.mu) / self.sigma
-            self._tails[key] = (x, _tail(self.ctx, x if upper_tail else -x))
-        return self._tails[key]
-
-    def mass(self, low: Fraction, high: Fraction):
-        """An interval holding the mass of ``[low, high]`` (cancellation avoided)."""
-        x_low, q_low = self._end(low, True)
-        x_high, q_high = self._end(high, True)
-        if x_low.a >= 0:
-            value = q_low - q_high
-        elif x_high.b <= 0:
-            value = self._end(high, False)[1] - self._end(low, False)[1]
-        else:
-            value = 1 - q_high - self._end(low, False)[1]
-        return self.ctx.mpf([max(value.a, 0), min(value.b, 1)])
-
-
-def _log_ratio(ctx, numerator, denominator):
-    if numerator.a <= 0 or denominator.a <= 0:
-        raise ModelError("a region probability is not separated from 0 at this precision; "
-                         "raise bits", "bits")
-    return ctx.log(numerator) - ctx.log(denominator)
-
-
-def _conditional(ctx, setting: GaussianSetting, coordinate: int, low: tuple[int, ...]):
-    """Intervals for ``Σ_ii``, ``σ`` and ``M`` of the reduction."""
-    ell = rational_interval(ctx, setting.ell)
-    sig = [[ctx.exp(-ctx.mpf((j - k) ** 2) / ell) for k in range(setting.n)]
-           for j in range(setting.n)]
-    var_i = sig[coordinate][coordinate]
-    if not low:
-        return var_i, ctx.sqrt(var_i), ctx.mpf(0)
-    s_ll = ctx.matrix([[sig[a][b] for b in low] for a in low])
-    s_li = ctx.matrix([sig[a][coordinate] for a in low])
-    w = ctx.lu_solve(s_ll, s_li)
-    var = var_i - sum((s_li[k] * w[k] for k in range(len(low))), ctx.mpf(0))
-    if var.a <= 0:
-        raise ModelError("the conditional variance is not separated from 0 at this precision; "
-                         "raise bits", "bits")
-    gamma = rational_interval(ctx, setting.gamma)
-    return var_i, ctx.sqrt(var), gamma * sum((abs(w[k]) for k in range(len(low))), ctx.mpf(0))
+    def bound(self) -> GaussianLeakageBound:
+        return GaussianLeakageBound(self.coordinate, self.low, self.lower, self.upper, self.cells)
 
 
 def gaussian_leakage_bounds(setting: GaussianSetting, coordinate: int, low: Iterable[int],
-                            cells: int = 128, bits: int = DEFAULT_BITS,
+                            cells: int = DEFAULT_CELLS, bits: int = DEFAULT_BITS,
                             tolerance: Fraction = Fraction(1, 100),
-                            max_cells: int = 4096) -> GaussianLeakageBound:
+                            max_cells: int = MAX_CELLS, backend: str = "arb"
+                            ) -> GaussianLeakageBound:
     """Certified ``[lower, upper] ∋ a†(L)`` over the whole region range (module docstring).
 
     Starts from ``cells`` equal cells (at least enough for a width below ``δ``) and halves, round
     after round, every cell that could still hold the maximum's top or bottom (its enclosure
     reaches past the current lower bound), until ``upper − lower <= tolerance`` or ``max_cells``.
     """
-    low = tuple(sorted(low))
-    if not 0 <= coordinate < setting.n or any(not 0 <= j < setting.n for j in low):
-        raise ModelError(f"coordinates are 0..{setting.n - 1}", "coordinate")
-    if coordinate in low:
-        raise ModelError("the coordinate is in L: a†(L) is infinite", "low")
-    ctx = interval_context(bits)
-    var_i, sigma, m = _conditional(ctx, setting, coordinate, low)
-    if not low:
-        return GaussianLeakageBound(coordinate, low, Fraction(0), Fraction(0), 0)
-    gamma, delta = setting.gamma, setting.delta
-    span = 2 * gamma - delta
-    count = max(cells, int(span / delta) + 2)
-    prior = _Masses(ctx, ctx.mpf(0), ctx.sqrt(var_i))
-    sides = [_Side(ctx, prior, _Masses(ctx, mu, sigma), delta) for mu in (m, -m)]
-    grid = [(-gamma + k * span / count, -gamma + (k + 1) * span / count) for k in range(count)]
-    for side in sides:
-        side.add(grid)
-    while True:
-        upper = max(side.upper() for side in sides)
-        lower = max(side.lower() for side in sides)
-        total = sum(len(side.cells) for side in sides)
-        if upper - lower <= tolerance or total >= max_cells:
-            return GaussianLeakageBound(coordinate, low, lower, upper, total)
-        for side in sides:
-            side.refine(lower)
+    enclosure = LeakageEnclosure(setting, coordinate, low, cells, bits, backend)
+    enclosure.refine(tolerance, max_cells)
+    return enclosure.bound()
 
 
 class _Side:
-    """One sign of ``μ``: the cells with their enclosures of ``h``, and the point values."""
+    """The sign ``μ = +M``: the cells with their enclosures of ``h``, and the point values.
 
-    def __init__(self, ctx, prior: _Masses, posterior: _Masses, delta: Fraction) -> None:
-        self.ctx, self.prior, self.posterior, self.delta = ctx, prior, posterior, delta
+    A cell's enclosure is the intersection of two: the bracket of the module docstring, and a
+    Lipschitz tent around the point values at its ends.  With ``q = log(φ_{μ,σ}/φ)`` (a
+    quadratic ``c₂x² + c₁x + c₀``, ``c₂ = −(1−σ²)/2σ²``, ``c₁ = μ/σ²``) and the prior restricted
+    to ``[r, r+δ]``, ``h'(r) = A(e^{q(r+δ)}/E e^q − 1) − B(e^{q(r)}/E e^q − 1)`` with ``A, B`` the
+    prior density at the window's ends over its mass, so ``|h'| <= (A + B)(e^Δ − 1)``, ``Δ`` the
+    oscillation of ``q`` over ``[a, b+δ]``.  The tent gives widths proportional to ``h`` itself
+    when the correlation is weak (``σ`` near 1, ``μ`` near 0), where the bracket's width does not
+    shrink with the signal.
+    """
+
+    _FLAT = 30
+
+    def __init__(self, backend, prior, posterior, delta: Fraction, explained) -> None:
+        self.backend, self.prior, self.posterior, self.delta = backend, prior, posterior, delta
         self.cells: dict[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] = {}
         self.points: dict[Fraction, tuple[Fraction, Fraction]] = {}
+        variance = posterior.sigma * posterior.sigma
+        self.c2 = abs(backend.bounds(explained / (2 * variance))[1])
+        self.c1 = max(abs(x) for x in backend.bounds(posterior.mu / variance))
+
+    def _log_ratio(self, post: tuple[Fraction, Fraction], prior: tuple[Fraction, Fraction]):
+        backend = self.backend
+        return backend.bounds(backend.log_ratio(self.posterior.mass(*post),
+                                                self.prior.mass(*prior)))
+
+    def _point(self, r: Fraction) -> tuple[Fraction, Fraction]:
+        found = self.points.get(r)
+        if found is None:
+            found = self.points[r] = self._log_ratio((r, r + self.delta), (r, r + self.delta))
+        return found
+
+    def _density_upper(self, low: Fraction, high: Fraction) -> Fraction:
+        """An upper bound of ``φ`` on ``[low, high]`` (at the point nearest 0)."""
+        nearest = min(max(Fraction(0), low), high)
+        return self.backend.bounds(self.backend.density(nearest))[1]
+
+    def _slope(self, a: Fraction, b: Fraction) -> Fraction | None:
+        """An upper bound of ``|h'|`` on ``[a, b]`` (class docstring), None when ``q`` is too
+        steep for it to help."""
+        low, high = a, b + self.delta
+        squares = (low * low, high * high)
+        spread = max(squares) - (0 if low <= 0 <= high else min(squares))
+        oscillation = self.c2 * spread + self.c1 * (high - low)
+        if oscillation > self._FLAT:
+            return None
+        backend = self.backend
+        growth = backend.bounds(backend.exp(backend.number(oscillation)))[1] - 1
+        mass = backend.bounds(self.prior.mass(b, a + self.delta))[0]
+        if mass <= 0:
+            return None
+        ends = (self._density_upper(a + self.delta, b + self.delta)
+                + self._density_upper(a, b))
+        return ends * growth / mass
 
     def add(self, cells) -> None:
-        ctx, prior, posterior, d = self.ctx, self.prior, self.posterior, self.delta
+        d = self.delta
         for a, b in cells:
-            top = endpoints(_log_ratio(ctx, posterior.mass(a, b + d), prior.mass(b, a + d)))[1]
-            bottom = endpoints(_log_ratio(ctx, posterior.mass(b, a + d), prior.mass(a, b + d)))[0]
+            top = self._log_ratio((a, b + d), (b, a + d))[1]
+            bottom = self._log_ratio((b, a + d), (a, b + d))[0]
+            left, right = self._point(a), self._point(b)
+            slope = self._slope(a, b)
+            if slope is not None:
+                reach = slope * (b - a)
+                top = min(top, (left[1] + right[1] + reach) / 2)
+                bottom = max(bottom, (left[0] + right[0] - reach) / 2)
             self.cells[(a, b)] = (bottom, top)
-            if a not in self.points:
-                self.points[a] = endpoints(_log_ratio(ctx, posterior.mass(a, a + d),
-                                                      prior.mass(a, a + d)))
 
     def _pairs(self, items):
         """``[(cell, top, partner)]``: for each cell ``[a, b]`` the least bottom among the cells
@@ -286,6 +285,31 @@ class _Side:
         self.add([half for a, b in split for half in ((a, (a + b) / 2), ((a + b) / 2, b))])
 
 
+class LeakageCache:
+    """One :class:`LeakageEnclosure` per offset class for one setting's ``(ℓ, γ, δ)``: ``a†``
+    does not depend on ``n`` or on where ``(i, L)`` sits (module docstring), so every coordinate
+    and every ``n`` share the enclosures, and a refinement made for one comparison serves all."""
+
+    def __init__(self, setting: GaussianSetting, cells: int = DEFAULT_CELLS,
+                 bits: int = DEFAULT_BITS, backend: str = "arb") -> None:
+        self.setting, self.cells, self.bits, self.backend = setting, cells, bits, backend
+        self._enclosures: dict[tuple[int, ...], LeakageEnclosure] = {}
+
+    def matches(self, setting: GaussianSetting) -> bool:
+        """True when ``setting`` has this cache's ``(ℓ, γ, δ)``."""
+        s = self.setting
+        return (s.ell, s.gamma, s.delta) == (setting.ell, setting.gamma, setting.delta)
+
+    def enclosure(self, coordinate: int, low: Iterable[int]) -> LeakageEnclosure:
+        low = tuple(sorted(low))
+        key = offset_class(coordinate, low)
+        found = self._enclosures.get(key)
+        if found is None:
+            found = self._enclosures[key] = LeakageEnclosure(
+                self.setting, coordinate, low, self.cells, self.bits, self.backend)
+        return found
+
+
 @dataclass(repr=False, frozen=True)
 class GaussianAStar(Explained):
     """Certified ``lower <= a*_i(b) = min_{|L| = n−b, i ∉ L} a†(L) <= upper``."""
@@ -306,18 +330,27 @@ class GaussianAStar(Explained):
                 f"{[j + 1 for j in self.best_low]})")
 
 
-def certified_a_star(setting: GaussianSetting, coordinate: int, b: int, cells: int = 128,
-                     bits: int = DEFAULT_BITS, tolerance: Fraction = Fraction(1, 100)
-                     ) -> GaussianAStar:
+def certified_a_star(setting: GaussianSetting, coordinate: int, b: int,
+                     cells: int = DEFAULT_CELLS, bits: int = DEFAULT_BITS,
+                     tolerance: Fraction = Fraction(1, 100), max_cells: int = MAX_CELLS,
+                     cache: LeakageCache | None = None) -> GaussianAStar:
     """``a*_i(b)`` bounded over every ``L`` of size ``n − b`` avoiding ``i`` (``1 <= b <= n``):
-    the least lower bound and the least upper bound over the sets."""
+    the least lower bound and the least upper bound over the sets (one enclosure per offset
+    class, from ``cache`` when given)."""
     if not 1 <= b <= setting.n:
         raise ModelError("a*(b) needs 1 <= b <= n", "b")
+    if cache is None or not cache.matches(setting):
+        cache = LeakageCache(setting, cells, bits)
     others = [j for j in range(setting.n) if j != coordinate]
-    bounds = [gaussian_leakage_bounds(setting, coordinate, low, cells, bits, tolerance)
-              for low in combinations(others, setting.n - b)]
+    bounds = []
+    for low in combinations(others, setting.n - b):
+        enclosure = cache.enclosure(coordinate, low)
+        enclosure.refine(tolerance, max_cells)
+        bounds.append(GaussianLeakageBound(coordinate, low, enclosure.lower, enclosure.upper,
+                                           enclosure.cells))
     best = min(bounds, key=lambda x: x.upper)
     return GaussianAStar(coordinate, b, min(x.lower for x in bounds), best.upper, best.low)
 
 
-__all__ = ["GaussianAStar", "GaussianLeakageBound", "certified_a_star", "gaussian_leakage_bounds"]
+__all__ = ["GaussianAStar", "GaussianLeakageBound", "LeakageCache", "LeakageEnclosure",
+           "certified_a_star", "gaussian_leakage_bounds", "offset_class"]
