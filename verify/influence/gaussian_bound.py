@@ -84,7 +84,7 @@ def offset_class(coordinate: int, low: Iterable[int]) -> tuple[int, ...]:
     """The offsets ``L − i`` up to reflection (the lexicographically least of the two sorted
     tuples): two pairs ``(i, L)`` with one class have the same ``a†(L)`` (module docstring).
 
-    >>> offset_class(1, (3, 4)) == offset_class(4, (1, 2)) == (2, 3)
+    >>> offset_class(1, (3, 4)) == offset_class(4, (1, 2)) == offset_class(4, (6, 7)) == (-3, -2)
     True
     """
     offsets = tuple(sorted(j - coordinate for j in low))

@@ -31,7 +31,7 @@ dozen continued-fraction steps (mpmath); the solve is ``O(|L|³)`` ball operatio
 >>> backend = ArbBackend(128)
 >>> with backend.precision():
 ...     low, high = backend.bounds(backend.masses(0, 1).mass(Fraction(-1), Fraction(1)))
->>> low < Fraction(68269, 100000) < high and high - low < Fraction(1, 10**30)
+>>> Fraction(682689, 10**6) < low < high < Fraction(682690, 10**6) and high - low < Fraction(1, 10**30)
 True
 """
 
