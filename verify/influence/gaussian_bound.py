@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
 
@@ -288,7 +288,9 @@ class _Side:
 class LeakageCache:
     """One :class:`LeakageEnclosure` per offset class for one setting's ``(ℓ, γ, δ)``: ``a†``
     does not depend on ``n`` or on where ``(i, L)`` sits (module docstring), so every coordinate
-    and every ``n`` share the enclosures, and a refinement made for one comparison serves all."""
+    and every ``n`` share the enclosures, and a refinement made for one comparison serves all.
+    An enclosure is made for the pair translated to start at index 0 (its ``coordinate`` and
+    ``low`` are those of the translated pair)."""
 
     def __init__(self, setting: GaussianSetting, cells: int = DEFAULT_CELLS,
                  bits: int = DEFAULT_BITS, backend: str = "arb") -> None:
@@ -305,8 +307,13 @@ class LeakageCache:
         key = offset_class(coordinate, low)
         found = self._enclosures.get(key)
         if found is None:
+            if coordinate in low or min((coordinate, *low)) < 0:
+                raise ModelError("coordinates are >= 0 and the coordinate is not in L", "low")
+            start = min((coordinate, *low))
+            shifted = replace(self.setting, n=max((coordinate, *low)) - start + 1)
             found = self._enclosures[key] = LeakageEnclosure(
-                self.setting, coordinate, low, self.cells, self.bits, self.backend)
+                shifted, coordinate - start, [j - start for j in low], self.cells, self.bits,
+                self.backend)
         return found
 
 
