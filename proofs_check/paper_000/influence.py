@@ -18,15 +18,21 @@ Theorems 6–8 are checked exactly: curve values are ``log`` of exact rationals
 (:mod:`pufferfish.verify.influence.curves`, :mod:`pufferfish.verify.influence.chains`), the mechanisms' DP levels
 (:func:`pufferfish.verify.privacy.dp.dp_level`, ``"entry"``) and Pufferfish levels (:func:`pufferfish.verify.privacy.pufferfish.pufferfish_level`,
 joint releases via :func:`pufferfish.models.mechanisms.compose`) are exact, and every bound is a product of
-rationals, so each comparison is one exact rational comparison.  Theorem 9 is numerical
-(:mod:`pufferfish.verify.influence.gaussian`): its verdicts compare grid maxima with a relative tolerance of
-``1e-6`` and say so in their detail.
+rationals, so each comparison is one exact rational comparison.  Theorem 9 is decided with
+certified enclosures of ``a†(L)`` over the whole region range
+(:mod:`pufferfish.verify.influence.gaussian_bound`, compared by
+:func:`pufferfish.verify.influence.gaussian_compare.compare_minima`): a claim holds when the
+enclosures prove it (equal offset classes of ``L − i`` are equal exactly, which settles the ties
+of mirror coordinates), is violated with a certified witness, and is undecided, with the
+intervals, when the refinement budget runs out.
 
 Instances: Theorem 8 over a grid of ``(p, q)`` covering λ = p + q − 1 > 0, = 0 and < 0, q > p,
 q = p, q < p, values near 0 and 1, chain lengths ``T = 1..9`` and ``T = 15``, every ``b``.
 Theorems 6–7 on binary chains (positively and negatively correlated), an independent prior, a
 3-entry table prior that is not a Markov chain (and a 2-prior family), and a 3-valued table,
 with randomized response (rational keep) and clamped geometric noise on counts (rational α).
+Theorem 9 on n = 3..6 with short, medium and long kernels ℓ ∈ {1/2, 2, 5} (γ = 5, δ = 1/10, the
+paper's values), every b from 0 (the centre claim: every a*(0) is ∞) or 1 to n (L = ∅, a* = 0).
 """
 
 from __future__ import annotations
