@@ -43,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -52,9 +53,13 @@ from itertools import combinations
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.gaussian import GaussianSetting
 from pufferfish.verify.influence.normal_masses import BACKENDS, DEFAULT_BITS
+from pufferfish.verify.numerics.intervals import float_down, float_up
 from pufferfish.verify.report import Explained
 
 DEFAULT_CELLS = 32
+_DEPTH = 40
+"""Cells are halved at most ``_DEPTH`` times: their ends are integers on a lattice of step
+``(2γ − δ)/(cells·2^_DEPTH)``, so sorting and pairing compare integers."""
 MAX_CELLS = 4096
 
 
@@ -116,14 +121,13 @@ class LeakageEnclosure:
         if not low:
             return
         gamma, delta = setting.gamma, setting.delta
-        span = 2 * gamma - delta
-        count = max(cells, int(span / delta) + 2)
+        count, step = max(cells, 1), 1 << _DEPTH
         with self.backend.precision():
             sigma, m, explained = self.backend.conditional(setting.ell, gamma, coordinate, low)
             self.side = _Side(self.backend, self.backend.masses(0, 1),
-                              self.backend.masses(m, sigma), delta, explained)
-            self.side.add([(-gamma + k * span / count, -gamma + (k + 1) * span / count)
-                           for k in range(count)])
+                              self.backend.masses(m, sigma), delta, explained,
+                              -gamma, (2 * gamma - delta) / (count * step))
+            self.side.add([(k * step, (k + 1) * step) for k in range(count)])
         self._read()
 
     def _read(self) -> None:
@@ -171,78 +175,116 @@ def gaussian_leakage_bounds(setting: GaussianSetting, coordinate: int, low: Iter
 class _Side:
     """The sign ``μ = +M``: the cells with their enclosures of ``h``, and the point values.
 
-    A cell's enclosure is the intersection of two: the bracket of the module docstring, and a
-    Lipschitz tent around the point values at its ends.  With ``q = log(φ_{μ,σ}/φ)`` (a
-    quadratic ``c₂x² + c₁x + c₀``, ``c₂ = −(1−σ²)/2σ²``, ``c₁ = μ/σ²``) and the prior restricted
-    to ``[r, r+δ]``, ``h'(r) = A(e^{q(r+δ)}/E e^q − 1) − B(e^{q(r)}/E e^q − 1)`` with ``A, B`` the
+    **Cell enclosure.**  A window mass ``g(r) = Pr[N(μ, σ²) ∈ [r, r+δ]]`` is increasing for
+    ``r < μ − δ/2`` and decreasing after (``g' ∝ φ(r+δ) − φ(r)`` in standardised units), so over a
+    cell ``[a, b]`` its least value is ``min(g(a), g(b))`` and its largest is ``g`` at the end
+    nearer the mode, or ``Pr[|N(0, σ²)| <= δ/2]`` when the mode may lie inside.  Both masses
+    (posterior and prior) enclosed this way give ``H ⊇ h([a, b])`` for cells of any width, from
+    the point values at the ends, which neighbouring cells share.
+
+    **Lipschitz tent**, intersected with it: with ``q = log(φ_{μ,σ}/φ)`` (a quadratic
+    ``c₂x² + c₁x + c₀``, ``c₂ = −(1−σ²)/2σ²``, ``c₁ = μ/σ²``) and the prior restricted to
+    ``[r, r+δ]``, ``h'(r) = A(e^{q(r+δ)}/E e^q − 1) − B(e^{q(r)}/E e^q − 1)`` with ``A, B`` the
     prior density at the window's ends over its mass, so ``|h'| <= (A + B)(e^Δ − 1)``, ``Δ`` the
-    oscillation of ``q`` over ``[a, b+δ]``.  The tent gives widths proportional to ``h`` itself
-    when the correlation is weak (``σ`` near 1, ``μ`` near 0), where the bracket's width does not
+    oscillation of ``q`` over ``[a, b+δ]``; then ``h <= (h(a) + h(b) + |h'|·(b − a))/2`` on the
+    cell (and symmetrically below).  The tent gives widths proportional to ``h`` itself when the
+    correlation is weak (``σ`` near 1, ``μ`` near 0), where the first enclosure's width does not
     shrink with the signal.
     """
 
     _FLAT = 30
 
-    def __init__(self, backend, prior, posterior, delta: Fraction, explained) -> None:
+    def __init__(self, backend, prior, posterior, delta: Fraction, explained, origin: Fraction,
+                 unit: Fraction) -> None:
         self.backend, self.prior, self.posterior, self.delta = backend, prior, posterior, delta
-        self.cells: dict[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] = {}
-        self.points: dict[Fraction, tuple[Fraction, Fraction]] = {}
+        self.origin, self.unit = origin, unit
+        self.reach = math.ceil(delta / unit)
+        """``δ`` in lattice steps, rounded up: ``k' − k >= reach`` iff the points are ``δ``
+        apart."""
+        self.cells: dict[tuple[int, int], tuple[float, float]] = {}
+        self.points: dict[int, tuple[float, float]] = {}
+        self._windows: dict[int, tuple] = {}
         variance = posterior.sigma * posterior.sigma
-        self.c2 = abs(backend.bounds(explained / (2 * variance))[1])
-        self.c1 = max(abs(x) for x in backend.bounds(posterior.mu / variance))
+        self.c2 = float_up(abs(backend.bounds(explained / (2 * variance))[1]))
+        self.c1 = float_up(max(abs(x) for x in backend.bounds(posterior.mu / variance)))
+        mu_low, mu_high = backend.bounds(posterior.mu)
+        self.modes = ((mu_low - delta / 2, mu_high - delta / 2), (-delta / 2, -delta / 2))
+        half = backend.number(delta / 2)
+        self.peaks = tuple(
+            float_up(backend.bounds(backend.log(1 - 2 * backend.tail(half / sigma)))[1])
+            for sigma in (posterior.sigma, backend.number(1)))
 
-    def _log_ratio(self, post: tuple[Fraction, Fraction], prior: tuple[Fraction, Fraction]):
-        backend = self.backend
-        return backend.bounds(backend.log_ratio(self.posterior.mass(*post),
-                                                self.prior.mass(*prior)))
+    def _at(self, k: int) -> Fraction:
+        return self.origin + k * self.unit
 
-    def _point(self, r: Fraction) -> tuple[Fraction, Fraction]:
-        found = self.points.get(r)
+    def _window(self, k: int) -> tuple:
+        """At the lattice point ``k``: the bounds of ``log g(r)`` (posterior), of ``log m(r)``
+        (prior) and of ``m(r)``."""
+        found = self._windows.get(k)
         if found is None:
-            found = self.points[r] = self._log_ratio((r, r + self.delta), (r, r + self.delta))
+            backend, r = self.backend, self._at(k)
+            end = r + self.delta
+            post, prior = self.posterior.mass(r, end), self.prior.mass(r, end)
+            self.points[k] = _outward(backend.bounds(backend.log_ratio(post, prior)))
+            found = self._windows[k] = (_outward(backend.bounds(backend.log(post))),
+                                        _outward(backend.bounds(backend.log(prior))),
+                                        float_down(backend.bounds(prior)[0]))
         return found
 
-    def _density_upper(self, low: Fraction, high: Fraction) -> Fraction:
+    def _range(self, which: int, ka: int, kb: int) -> tuple[float, float]:
+        """Bounds of the log window mass (0: posterior, 1: prior) over the cell ``[ka, kb]``."""
+        left, right = self._window(ka)[which], self._window(kb)[which]
+        mode_low, mode_high = self.modes[which]
+        if self._at(kb) <= mode_low:
+            high = right[1]
+        elif self._at(ka) >= mode_high:
+            high = left[1]
+        else:
+            high = self.peaks[which]
+        return min(left[0], right[0]), high
+
+    def _density_upper(self, low: Fraction, high: Fraction) -> float:
         """An upper bound of ``φ`` on ``[low, high]`` (at the point nearest 0)."""
         nearest = min(max(Fraction(0), low), high)
-        return self.backend.bounds(self.backend.density(nearest))[1]
+        return float_up(self.backend.bounds(self.backend.density(nearest))[1])
 
-    def _slope(self, a: Fraction, b: Fraction) -> Fraction | None:
-        """An upper bound of ``|h'|`` on ``[a, b]`` (class docstring), None when ``q`` is too
+    def _slope(self, ka: int, kb: int) -> float | None:
+        """An upper bound of ``|h'|`` on the cell (class docstring), None when ``q`` is too
         steep for it to help."""
+        a, b = self._at(ka), self._at(kb)
         low, high = a, b + self.delta
         squares = (low * low, high * high)
-        spread = max(squares) - (0 if low <= 0 <= high else min(squares))
-        oscillation = self.c2 * spread + self.c1 * (high - low)
+        spread = float_up(max(squares) - (0 if low <= 0 <= high else min(squares)))
+        oscillation = _up(_up(self.c2 * spread) + _up(self.c1 * float_up(high - low)))
         if oscillation > self._FLAT:
             return None
         backend = self.backend
-        growth = backend.bounds(backend.exp(backend.number(oscillation)))[1] - 1
-        mass = backend.bounds(self.prior.mass(b, a + self.delta))[0]
+        growth = _up(float_up(backend.bounds(backend.exp(backend.number(oscillation)))[1]) - 1)
+        mass = min(self._window(ka)[2], self._window(kb)[2])
         if mass <= 0:
             return None
-        ends = (self._density_upper(a + self.delta, b + self.delta)
-                + self._density_upper(a, b))
-        return ends * growth / mass
+        ends = _up(self._density_upper(a + self.delta, b + self.delta)
+                   + self._density_upper(a, b))
+        return _up(_up(ends * growth) / mass)
 
     def add(self, cells) -> None:
-        d = self.delta
         for a, b in cells:
-            top = self._log_ratio((a, b + d), (b, a + d))[1]
-            bottom = self._log_ratio((b, a + d), (a, b + d))[0]
-            left, right = self._point(a), self._point(b)
+            post, prior = self._range(0, a, b), self._range(1, a, b)
+            top, bottom = _up(post[1] - prior[0]), _down(post[0] - prior[1])
             slope = self._slope(a, b)
             if slope is not None:
-                reach = slope * (b - a)
-                top = min(top, (left[1] + right[1] + reach) / 2)
-                bottom = max(bottom, (left[0] + right[0] - reach) / 2)
+                left, right = self.points[a], self.points[b]
+                rise = _up(slope * float_up((b - a) * self.unit))
+                top = min(top, _up(_up(left[1] + right[1]) + rise) / 2)
+                bottom = max(bottom, _down(_down(left[0] + right[0]) - rise) / 2)
             self.cells[(a, b)] = (bottom, top)
 
     def _pairs(self, items):
         """``[(cell, top, partner)]``: for each cell ``[a, b]`` the least bottom among the cells
         it can pair with (some points ``δ`` apart: ``b' >= a + δ`` or ``a' <= b − δ``), by sorted
-        order, bisection and prefix/suffix minima (``O(K log K)``)."""
-        order = sorted(items)
+        order, bisection and prefix/suffix minima (``O(K log K)``).  Cell ends are exact; the
+        enclosures are doubles rounded outward."""
+        order = sorted(items, key=lambda item: item[0])
         lows, highs = [c[0] for c, _ in order], [c[1] for c, _ in order]
         prefix, suffix = [], [None] * len(order)
         for _, (bottom, _top) in order:
@@ -253,36 +295,54 @@ class _Side:
         out = []
         for (a, b), (_bottom, top) in order:
             options = []
-            right = bisect_left(highs, a + self.delta)
+            right = bisect_left(highs, a + self.reach)
             if right < len(order):
                 options.append(suffix[right])
-            left = bisect_right(lows, b - self.delta)
+            left = bisect_right(lows, b - self.reach)
             if left > 0:
                 options.append(prefix[left - 1])
             out.append(((a, b), top, min(options) if options else None))
         return out
 
     def upper(self) -> Fraction:
-        """``max(0, max over admissible cell pairs of sup H_k − inf H_k')``."""
-        return max([Fraction(0)] + [top - partner for _, top, partner in
-                                    self._pairs(self.cells.items()) if partner is not None])
+        """``max(0, max over admissible cell pairs of sup H_k − inf H_k')`` (each difference
+        rounded up)."""
+        return Fraction(max([0.0] + [math.nextafter(top - partner, math.inf)
+                                     for _, top, partner in self._pairs(self.cells.items())
+                                     if partner is not None]))
 
     def lower(self) -> Fraction:
-        """The best certified objective value at two points ``δ`` apart (or 0)."""
+        """The best certified objective value at two points ``δ`` apart (or 0; each difference
+        rounded down)."""
         points = [((p, p), (value[1], value[0])) for p, value in self.points.items()]
-        return max([Fraction(0)] + [top - partner for _, top, partner in self._pairs(points)
-                                    if partner is not None])
+        return Fraction(max([0.0] + [math.nextafter(top - partner, -math.inf)
+                                     for _, top, partner in self._pairs(points)
+                                     if partner is not None]))
 
     def refine(self, lower: Fraction) -> None:
         """Halve every cell that may still hold the top or the bottom of a pair above ``lower``."""
         pairs = self._pairs(self.cells.items())
         best_top = max(top for _, top, _ in pairs)
+        bar = float_down(lower)
         split = [cell for cell, top, partner in pairs
-                 if (partner is not None and top - partner > lower)
-                 or best_top - self.cells[cell][0] > lower]
+                 if cell[1] - cell[0] > 1 and ((partner is not None and top - partner >= bar)
+                                               or best_top - self.cells[cell][0] >= bar)]
         for cell in split:
             del self.cells[cell]
-        self.add([half for a, b in split for half in ((a, (a + b) / 2), ((a + b) / 2, b))])
+        self.add([half for a, b in split for half in ((a, (a + b) // 2), ((a + b) // 2, b))])
+
+
+def _up(x: float) -> float:
+    """One double above the rounded result of one operation: an upper bound of the exact one."""
+    return math.nextafter(x, math.inf)
+
+
+def _down(x: float) -> float:
+    return math.nextafter(x, -math.inf)
+
+
+def _outward(bounds: tuple[Fraction, Fraction]) -> tuple[float, float]:
+    return float_down(bounds[0]), float_up(bounds[1])
 
 
 class LeakageCache:

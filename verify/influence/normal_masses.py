@@ -118,6 +118,12 @@ class ArbBackend:
     def exp(self, x):
         return x.exp()
 
+    @staticmethod
+    def log(x):
+        if not x > 0:
+            raise _not_separated("a probability")
+        return x.log()
+
     def masses(self, mu, sigma) -> _Masses:
         return _Masses(self, self.number(mu) if isinstance(mu, (int, Fraction)) else mu,
                        self.number(sigma) if isinstance(sigma, (int, Fraction)) else sigma)
@@ -235,6 +241,12 @@ class IntervalBackend:
 
     def exp(self, x):
         return self.ctx.exp(x)
+
+    def log(self, x):
+        x = self.ctx.mpf([max(x.a, 0), min(x.b, 1)])
+        if x.a <= 0:
+            raise _not_separated("a probability")
+        return self.ctx.log(x)
 
     def masses(self, mu, sigma) -> _Masses:
         return _Masses(self, self.number(mu) if isinstance(mu, (int, Fraction)) else mu,
