@@ -16,22 +16,27 @@ mass is the same at ``r`` and ``ρ(r)`` for the reflection ``ρ(r) = −r − δ
 unchanged when ``(i, L)`` is translated or reflected: ``a†`` is a function of the *offset class*
 of ``L − i`` (:func:`offset_class`), which certifies equalities no interval can.
 
-**Upper bound (over the whole parameter range, no sampling).**  Cut ``[−γ, γ−δ]`` into ``K``
-cells of width ``w < δ``.  For ``r`` in a cell ``[a, b]``, ``[b, a+δ] ⊆ [r, r+δ] ⊆ [a, b+δ]``,
-so both probabilities are enclosed by the masses of those two fixed intervals, giving an interval
-``H_k ⊇ {h(r) : r ∈ [a, b]}``.  Two cells can hold an admissible pair only if their farthest
-points are ``δ`` apart, so ``a†(L) <= max_{admissible k, k'} sup H_k − inf H_{k'}`` (prefix and
-suffix minima make this ``O(K log K)``).  The upper bound tends to ``a†(L)`` as ``K`` grows.
-**Lower bound.**  ``h`` enclosed at the cells' left ends: any admissible pair of points gives a
+**Upper bound (over the whole parameter range, no sampling).**  Cut ``[−γ, γ−δ]`` into cells.
+A window mass ``Pr[N(μ, σ²) ∈ [r, r+δ]]`` is unimodal in ``r`` (mode ``μ − δ/2``), so over a
+cell ``[a, b]`` it lies between its values at ``a`` and ``b`` and the larger end value, or the
+value at the mode when the cell may contain it; the posterior and prior windows so enclosed give
+an interval ``H_k ⊇ {h(r) : r ∈ [a, b]}``, intersected with a Lipschitz tent around ``h(a)`` and
+``h(b)`` (:class:`_Side`).  Two cells can hold an admissible pair only if their farthest points
+are ``δ`` apart, so ``a†(L) <= max_{admissible k, k'} sup H_k − inf H_{k'}`` (prefix and suffix
+minima make this ``O(K log K)``).  The upper bound tends to ``a†(L)`` as the cells shrink.
+**Lower bound.**  ``h`` enclosed at the cells' ends: any admissible pair of points gives a
 certified value of the objective, so their maximum is a lower bound.  Cells that cannot hold the
 top or the bottom of a pair above the lower bound are never split again (adaptive refinement).
+Cell ends lie on an integer lattice and the enclosures are kept as doubles rounded outward
+(one ulp per operation), so the bookkeeping compares machine numbers; the bounds returned are
+those doubles as exact rationals.
 
 Every number is a rigorous enclosure of :mod:`pufferfish.verify.influence.normal_masses` (arb
-balls by default, or the mpmath interval backend); the bounds are exact rationals (ball ends).
+balls by default, or the mpmath interval backend), rounded outward.
 
 Cost: ``O(|L|³)`` ball operations for the solve plus ``O(K)`` tail evaluations (one arb ``erfc``
-each) and ``O(K log K)`` rational comparisons; :func:`certified_a_star` repeats this for every
-``L`` of size ``n − b``, once per offset class.
+each) and ``O(K log K)`` comparisons per refinement round for ``K`` cells;
+:func:`certified_a_star` repeats this for every ``L`` of size ``n − b``, once per offset class.
 
 >>> from fractions import Fraction
 >>> from pufferfish.verify.influence.gaussian import GaussianSetting
