@@ -15,8 +15,8 @@ A backend turns exact rationals into rigorous enclosures:
   Taylor series (``|x| <= 6``, remainder bounded by the first omitted term) and the upper tail by
   two consecutive approximants of Laplace's continued fraction for the Mills ratio, which lie on
   either side of it (``x > 6``).  Kept as the independent reference the arb backend is tested and
-  benchmarked against (``benchmarks/bench_gaussian_bound.py``: arb is about two orders of
-  magnitude faster).
+  benchmarked against (``benchmarks/bench_gaussian_bound.py``: arb's tails are two to three
+  orders of magnitude faster).
 
 ``mass(p, q)`` encloses ``Pr[N(μ, σ²) ∈ [p, q]]`` from the tails at each end, chosen so no
 difference of two numbers near 1 is taken (both ends above the mean: ``Q(x_p) − Q(x_q)``; both
