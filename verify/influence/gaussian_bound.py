@@ -147,13 +147,14 @@ class LeakageEnclosure:
         return self.upper - self.lower
 
     def refine(self, width: Fraction, max_cells: int = MAX_CELLS) -> bool:
-        """Split cells round after round until ``upper − lower <= width`` (True) or the cells
-        reach ``max_cells`` (False)."""
+        """Split cells round after round until ``upper − lower <= width`` (True), or the cells
+        reach ``max_cells`` or none can be split any more (False)."""
         while self.upper - self.lower > width:
             if self.cells >= max_cells:
                 return False
             with self.backend.precision():
-                self.side.refine(self.lower)
+                if not self.side.refine(self.lower):
+                    return False
             self._read()
         return True
 
@@ -324,8 +325,9 @@ class _Side:
                                      for _, top, partner in self._pairs(points)
                                      if partner is not None]))
 
-    def refine(self, lower: Fraction) -> None:
-        """Halve every cell that may still hold the top or the bottom of a pair above ``lower``."""
+    def refine(self, lower: Fraction) -> int:
+        """Halve every cell that may still hold the top or the bottom of a pair above ``lower``
+        (cells one lattice step wide stay); the number of cells split."""
         pairs = self._pairs(self.cells.items())
         best_top = max(top for _, top, _ in pairs)
         bar = float_down(lower)
@@ -335,6 +337,7 @@ class _Side:
         for cell in split:
             del self.cells[cell]
         self.add([half for a, b in split for half in ((a, (a + b) // 2), ((a + b) // 2, b))])
+        return len(split)
 
 
 def _up(x: float) -> float:

@@ -15,7 +15,8 @@ enclosures of :mod:`pufferfish.verify.influence.gaussian_bound`:
   counterexample: ``a†(x)`` is below the other minimum);
 * otherwise the enclosures that can still hold either minimum are refined (their width divided
   by 8, round after round) until one of the two is proved, and the comparison is **undecided**
-  (with the intervals) when a refinement reaches ``max_cells``.
+  (with the intervals) when no enclosure can be refined any more (``max_cells`` reached, or the
+  cells at the finest lattice step).
 
 Cost: one enclosure per offset class (shared through a
 :class:`~pufferfish.verify.influence.gaussian_bound.LeakageCache`), refined only where the two
@@ -100,9 +101,9 @@ def compare_minima(cache: LeakageCache, left: Iterable[tuple[int, Sequence[int]]
                       if e.lower <= threshold and e.width > 0]
         progressed = False
         for enclosure in candidates:
-            if enclosure.cells < max_cells:
-                enclosure.refine(enclosure.width / _SHRINK, max_cells)
-                progressed = True
+            before = (enclosure.cells, enclosure.lower, enclosure.upper)
+            enclosure.refine(enclosure.width / _SHRINK, max_cells)
+            progressed |= before != (enclosure.cells, enclosure.lower, enclosure.upper)
         if not progressed:
             return _result("undecided", xs, ys, names)
 

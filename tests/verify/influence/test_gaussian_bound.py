@@ -12,8 +12,9 @@ import pytest
 
 from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.gaussian import GaussianSetting, leakage_through
-from pufferfish.verify.influence.gaussian_bound import (LeakageCache, certified_a_star,
-                                                        gaussian_leakage_bounds, offset_class)
+from pufferfish.verify.influence.gaussian_bound import (LeakageCache, LeakageEnclosure,
+                                                        certified_a_star, gaussian_leakage_bounds,
+                                                        offset_class)
 
 SETTING = GaussianSetting(3, F(2), gamma=F(2), delta=F(1, 5))
 PAPER = GaussianSetting(5, F(2))        # γ = 5, δ = 1/10 as in 000 §6.3
@@ -69,3 +70,9 @@ def test_a_star_bounds_every_low_set():
     assert star.upper == min(s.upper for s in singles)
     assert star.lower == min(s.lower for s in singles)
     assert star.to_dict()["certified"] is True
+
+
+def test_refinement_stops_when_the_width_cannot_shrink():
+    enclosure = LeakageEnclosure(PAPER, 1, (3,))
+    assert enclosure.refine(F(0), max_cells=600) is False
+    assert 0 < enclosure.width < F(1, 10**9) and enclosure.cells < 600
