@@ -146,9 +146,10 @@ CAPABILITIES: tuple[Capability, ...] = (
             for kind in ("table", "independent", "markov", "markov-steps", "bayesnet",
                          "interval")},
          "parametric": certified("certified [lower, upper] on a†(L) and a*(b) over the whole "
-                                 "region range (interval arithmetic with adaptive subdivision, "
-                                 "gaussian_bound); gaussian_curve's grid maximum is a labelled "
-                                 "numerical estimate")}),
+                                 "region range (arb balls, adaptive subdivision with a Lipschitz "
+                                 "tent per cell, gaussian_bound); Theorem 9's claims are decided "
+                                 "with them (gaussian_compare); gaussian_curve's grid maximum is "
+                                 "a labelled numerical estimate")}),
     Capability(
         "Wasserstein parameter W (W∞) and mechanism", "002 §3, Algorithm 1",
         "pufferfish.verify.transport.parameter", "wasserstein",

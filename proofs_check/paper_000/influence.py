@@ -18,15 +18,21 @@ Theorems 6–8 are checked exactly: curve values are ``log`` of exact rationals
 (:mod:`pufferfish.verify.influence.curves`, :mod:`pufferfish.verify.influence.chains`), the mechanisms' DP levels
 (:func:`pufferfish.verify.privacy.dp.dp_level`, ``"entry"``) and Pufferfish levels (:func:`pufferfish.verify.privacy.pufferfish.pufferfish_level`,
 joint releases via :func:`pufferfish.models.mechanisms.compose`) are exact, and every bound is a product of
-rationals, so each comparison is one exact rational comparison.  Theorem 9 is numerical
-(:mod:`pufferfish.verify.influence.gaussian`): its verdicts compare grid maxima with a relative tolerance of
-``1e-6`` and say so in their detail.
+rationals, so each comparison is one exact rational comparison.  Theorem 9 is decided with
+certified enclosures of ``a†(L)`` over the whole region range
+(:mod:`pufferfish.verify.influence.gaussian_bound`, compared by
+:func:`pufferfish.verify.influence.gaussian_compare.compare_minima`): a claim holds when the
+enclosures prove it (equal offset classes of ``L − i`` are equal exactly, which settles the ties
+of mirror coordinates), is violated with a certified witness, and is undecided, with the
+intervals, when the refinement budget runs out.
 
 Instances: Theorem 8 over a grid of ``(p, q)`` covering λ = p + q − 1 > 0, = 0 and < 0, q > p,
 q = p, q < p, values near 0 and 1, chain lengths ``T = 1..9`` and ``T = 15``, every ``b``.
 Theorems 6–7 on binary chains (positively and negatively correlated), an independent prior, a
 3-entry table prior that is not a Markov chain (and a 2-prior family), and a 3-valued table,
 with randomized response (rational keep) and clamped geometric noise on counts (rational α).
+Theorem 9 on n = 3..6 with short, medium and long kernels ℓ ∈ {1/2, 2, 5} (γ = 5, δ = 1/10, the
+paper's values), every b from 0 (the centre claim: every a*(0) is ∞) or 1 to n (L = ∅, a* = 0).
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
-from itertools import product
+from functools import lru_cache
+from itertools import combinations, product
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
@@ -227,24 +234,48 @@ def _check_theorem7(instance: Instance) -> ClaimOutcome:
 
 
 # --------------------------------------------------------------------------------------------
-# Theorem 9 (numerical)
+# Theorem 9 (certified)
 # --------------------------------------------------------------------------------------------
 
-_TOLERANCE = 1e-6
+THEOREM9_DIMENSIONS = (3, 4, 5, 6)
+THEOREM9_LENGTHS = (Fraction(1, 2), Fraction(2), Fraction(5))
 
 
-def _theorem9_instances() -> Iterator[Instance]:
-    for n in (3, 4, 5, 6):
-        for ell in (Fraction(1, 2), Fraction(2), Fraction(5)):
-            for b in range(1, n):
+def _theorem9_instances(first_b: int) -> Iterator[Instance]:
+    """Every ``b`` from ``first_b`` to ``n`` (``b = n``: ``L = ∅``, the boundary where every
+    ``a*`` is 0) for short, medium and long kernels ``ℓ`` and ``n = 3..6``."""
+    for n in THEOREM9_DIMENSIONS:
+        for ell in THEOREM9_LENGTHS:
+            for b in range(first_b, n + 1):
                 yield Instance(f"n={n}, ell={ell}, b={b}", {"n": n, "ell": ell, "b": b})
 
 
-def _close_or_below(x: float, y: float) -> bool:
-    """``x <= y`` up to the relative numerical tolerance."""
-    if x == y:
-        return True
-    return x <= y + _TOLERANCE * max(1.0, abs(y))
+@lru_cache(maxsize=None)
+def _leakage_cache(ell: Fraction, gamma: Fraction, delta: Fraction):
+    """One enclosure cache per ``(ℓ, γ, δ)``, shared by every instance and coordinate (``a†``
+    depends on the offsets of ``L`` only)."""
+    from pufferfish.verify.influence.gaussian import GaussianSetting
+    from pufferfish.verify.influence.gaussian_bound import LeakageCache
+
+    return LeakageCache(GaussianSetting(1, ell, gamma, delta))
+
+
+def _setting(instance: Instance):
+    from pufferfish.verify.influence.gaussian import GaussianSetting
+
+    setting = GaussianSetting(instance.params["n"], instance.params["ell"])
+    return setting, _leakage_cache(setting.ell, setting.gamma, setting.delta)
+
+
+def _low_sets(setting, coordinate: int, b: int) -> list[tuple[int, tuple[int, ...]]]:
+    others = [j for j in range(setting.n) if j != coordinate]
+    return [(coordinate, low) for low in combinations(others, setting.n - b)]
+
+
+def _outcome(verdict: str, detail: str) -> ClaimOutcome:
+    if verdict == "undecided":
+        return ClaimOutcome.undecided_at(detail)
+    return ClaimOutcome(verdict == "holds", detail)
 
 
 def claimed_worst_coordinate(setting) -> int:
@@ -267,33 +298,50 @@ def _nearest_low_sets(setting, coordinate: int, b: int) -> list[tuple[int, ...]]
 
 
 def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
-    from pufferfish.verify.influence.gaussian import GaussianSetting, direct_search
+    from pufferfish.verify.influence.gaussian_compare import compare_minima
 
-    setting = GaussianSetting(instance.params["n"], instance.params["ell"])
-    search = direct_search(setting, instance.params["b"], grid=41)
+    setting, cache = _setting(instance)
+    b = instance.params["b"]
     claimed = claimed_worst_coordinate(setting)
-    centre = search.per_coordinate[claimed]
-    worst = search.worst()
-    ok = _close_or_below(worst.value, centre.value)
-    detail = (f"(numerical) a*_i(b) at the centre i*={claimed + 1}: {centre.value:.8g}; "
-              f"largest over coordinates: i={worst.coordinate + 1}: {worst.value:.8g}")
-    return ClaimOutcome(ok, detail)
+    if b == 0:
+        return ClaimOutcome(True, "b=0: L is every coordinate, so a*_i(0) = ∞ at every i (equal)")
+    undecided = []
+    compared = []
+    for i in range(setting.n):
+        if i == claimed:
+            continue
+        result = compare_minima(cache, _low_sets(setting, claimed, b), _low_sets(setting, i, b))
+        text = (f"a*_{claimed + 1}(b) ∈ {_bounds_text(result.left)}, a*_{i + 1}(b) ∈ "
+                f"{_bounds_text(result.right)}")
+        if result.verdict == "violated":
+            return ClaimOutcome(False, f"(certified) the claimed worst coordinate has the smaller "
+                                       f"a*(b): {text}")
+        (undecided if result.verdict == "undecided" else compared).append(text)
+    if undecided:
+        return ClaimOutcome.undecided_at("(certified enclosures overlap) " + "; ".join(undecided))
+    return ClaimOutcome(True, f"(certified) a*_{claimed + 1}(b) >= a*_i(b) for every i: "
+                              + "; ".join(compared))
+
+
+def _bounds_text(bounds: tuple[Fraction, Fraction]) -> str:
+    low, high = bounds
+    return f"{float(low):.8g}" if low == high else f"[{float(low):.8g}, {float(high):.8g}]"
 
 
 def _check_theorem9_farthest(instance: Instance) -> ClaimOutcome:
-    from pufferfish.verify.influence.gaussian import GaussianSetting, direct_search, leakage_through
+    from pufferfish.verify.influence.gaussian_compare import compare_minima
 
-    setting = GaussianSetting(instance.params["n"], instance.params["ell"])
+    setting, cache = _setting(instance)
     b = instance.params["b"]
     i = setting.centre
-    search = direct_search(setting, b, grid=41, coordinates=[i])
-    best = search.per_coordinate[0]
-    far = min((leakage_through(setting, i, low, grid=41)
-               for low in claimed_low_sets(setting, i, b)), key=lambda x: x.value)
-    ok = _close_or_below(far.value, best.value)
-    detail = (f"(numerical) best farthest L (any tie-break)={[j + 1 for j in far.low]}: a†={far.value:.8g}; best L by "
-              f"direct search {[j + 1 for j in best.low]}: a†={best.value:.8g}")
-    return ClaimOutcome(ok, detail)
+    far = [(i, low) for low in claimed_low_sets(setting, i, b)]
+    result = compare_minima(cache, _low_sets(setting, i, b), far)
+    detail = (f"(certified) best farthest L (any tie-break) = {[j + 1 for j in result.right_best[1]]}: "
+              f"a† ∈ {_bounds_text(result.right)}; min over every L "
+              f"(at L = {[j + 1 for j in result.left_best[1]]}) ∈ {_bounds_text(result.left)}")
+    if result.witness is not None:
+        detail += f"; L = {[j + 1 for j in result.witness[1]]} does better than every farthest L"
+    return _outcome(result.verdict, detail)
 
 
 # --------------------------------------------------------------------------------------------
@@ -365,15 +413,17 @@ _claim("000.thm7.composition", "§6.2, Theorem 7",
        mutants=(patched("bound Σ bℓ ε_DPℓ without max aℓ", _check_theorem7, _chain_instances, _THIS,
                         _bound=_bound_without_a),))
 _claim("000.thm9.centre", "§6.3, Theorem 9",
-       "In Example 6.2 the centre coordinate i* = ⌈n/2⌉ has the largest a*(b) (numerical: grid "
-       "over regions, relative tolerance 1e-6, direct search over every L).",
-       _theorem9_instances, _check_theorem9_centre,
+       "In Example 6.2 the centre coordinate i* = ⌈n/2⌉ has the largest a*(b) (certified: "
+       "interval enclosures of a†(L) over the whole region range, every L of every coordinate; "
+       "equal offset classes are equal exactly).",
+       lambda: _theorem9_instances(0), _check_theorem9_centre,
        mutants=(patched("the first coordinate instead of the centre", _check_theorem9_centre,
                         _SMALL_THEOREM9, _THIS, claimed_worst_coordinate=lambda setting: 0),))
 _claim("000.thm9.farthest_low", "§6.3, Theorem 9 (1)",
        "In Example 6.2, for each b the low-influence set of size n − b farthest from i* minimises "
-       "a†(L) (ties in distance broken in the best way; numerical: grid over regions, relative tolerance 1e-6, direct search over every L).",
-       _theorem9_instances, _check_theorem9_farthest,
+       "a†(L) (ties in distance broken in the best way; certified: interval enclosures of a†(L) "
+       "over the whole region range, every L; equal offset classes are equal exactly).",
+       lambda: _theorem9_instances(1), _check_theorem9_farthest,
        mutants=(patched("the nearest low-influence set instead of the farthest",
                         _check_theorem9_farthest,
                         [Instance("n=6, ell=2, b=3", {"n": 6, "ell": Fraction(2), "b": 3})], _THIS,

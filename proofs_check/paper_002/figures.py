@@ -273,16 +273,34 @@ def generate_reversible_chain(k: int, pi_gen: object, g_gen: object, *, seed: in
 def sample_chains(matrix, initial, length: int, runs: int, rng: np.random.Generator) -> np.ndarray:
     """``runs`` independent trajectories ``X_1..X_T`` of the chain (numerical, float sampling):
     an array of shape ``(runs, length)`` of state indices.  ``O(runs · T · k)``, vectorised over
-    the runs."""
-    P = np.array([[float(p) for p in row] for row in matrix])
-    cum = np.cumsum(P, axis=1)
-    cum[:, -1] = 1.0
+    the runs.
+
+    ``matrix`` is one row-stochastic matrix (a homogeneous chain) or a sequence of ``length − 1``
+    per-step kernels, ``matrix[t]`` taking ``X_{t+1}`` to ``X_{t+2}`` (a non-homogeneous chain,
+    the ``transitions`` of a model file's ``markov`` prior, ``models/priors.py``).  Each step
+    draws one uniform per run in the same order either way, so a list of equal kernels gives the
+    same trajectories as the one matrix for the same generator state.
+    """
+    from numbers import Number
+
+    per_step = len(matrix) > 0 and not isinstance(matrix[0][0], Number)
+    kernels = list(matrix) if per_step else [matrix]
+    if per_step and len(kernels) != length - 1:
+        raise ValueError(f"a chain of length {length} needs {length - 1} per-step kernels, got "
+                         f"{len(kernels)}")
+    cums = []
+    for kernel in kernels:
+        P = np.array([[float(p) for p in row] for row in kernel])
+        cum = np.cumsum(P, axis=1)
+        cum[:, -1] = 1.0
+        cums.append(cum)
     q = np.cumsum(np.asarray(initial, dtype=float))
     q[-1] = 1.0
     x = np.empty((runs, length), dtype=np.int64)
     x[:, 0] = np.searchsorted(q, rng.random(runs), side="right")
     for t in range(1, length):
         u = rng.random(runs)
+        cum = cums[t - 1] if per_step else cums[0]
         x[:, t] = (u[:, None] >= cum[x[:, t - 1]]).sum(axis=1)
     return x
 

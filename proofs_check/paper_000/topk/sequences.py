@@ -184,12 +184,27 @@ def _cut(sequence: np.ndarray, shape: SequenceShape, rng: np.random.Generator) -
     return sequence[:max(2, keep)].copy()
 
 
-def sample_chains(matrix: np.ndarray, initial: np.ndarray, users: int, length: int,
+def sample_chains(matrix, initial: np.ndarray, users: int, length: int,
                   rng: np.random.Generator, start: np.ndarray | None = None) -> np.ndarray:
     """``users`` independent chains of ``length`` steps: an int array ``(users, length)``
-    (``start``: given first states instead of draws from ``initial``)."""
-    cumulative = np.cumsum(matrix, axis=1)
-    cumulative[:, -1] = 1.0
+    (``start``: given first states instead of draws from ``initial``).
+
+    ``matrix`` is one row-stochastic matrix (a homogeneous chain) or ``length − 1`` per-step
+    kernels (a 3-d array or a sequence of matrices; ``matrix[t]`` takes step ``t`` to ``t + 1``:
+    the non-homogeneous chain of a model file's ``transitions``, ``models/priors.py``).  The
+    uniforms are drawn in the same order either way, so equal kernels give the same chains as
+    the one matrix for the same generator state.  ``O(users · length · k)``.
+    """
+    per_step = np.ndim(matrix[0]) == 2
+    kernels = [np.asarray(kernel, dtype=float) for kernel in matrix] if per_step else [matrix]
+    if per_step and len(kernels) != length - 1:
+        raise ValueError(f"a chain of length {length} needs {length - 1} per-step kernels, got "
+                         f"{len(kernels)}")
+    cumulatives = []
+    for kernel in kernels:
+        cumulative = np.cumsum(kernel, axis=1)
+        cumulative[:, -1] = 1.0
+        cumulatives.append(cumulative)
     cdf = np.cumsum(initial)
     cdf[-1] = 1.0
     out = np.empty((users, length), dtype=np.int64)
@@ -197,8 +212,12 @@ def sample_chains(matrix: np.ndarray, initial: np.ndarray, users: int, length: i
                  else start)
     for t in range(1, length):
         u = rng.random(users)
-        out[:, t] = (cumulative[out[:, t - 1]] <= u[:, None]).sum(axis=1)
-    return np.minimum(out, len(matrix) - 1)
+        cumulative = cumulatives[t - 1] if per_step else cumulatives[0]
+        out[:, t] = np.minimum((cumulative[out[:, t - 1]] <= u[:, None]).sum(axis=1),
+                               cumulative.shape[1] - 1)
+    if not per_step:
+        return np.minimum(out, len(matrix) - 1)
+    return out
 
 
 @dataclass(frozen=True)
