@@ -51,7 +51,8 @@ from itertools import combinations
 
 from pufferfish.models.files.dcp_file import dcp_model_to_dict
 from pufferfish.models.numbers import INFINITY, fraction_str
-from pufferfish.proofs_check.paper_004.composition import PAPER, model_instances
+from pufferfish.proofs_check.paper_004.composition import (PAPER, model_instances,
+                                                        worst_event_excess)
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, register,
                                               violation)
 from pufferfish.verify.dcp.composition import (cross_entropy_gap, product_of_effective,
@@ -189,11 +190,6 @@ def pointwise_hypothesis(rows, directions, ratio: Fraction, delta: Fraction) -> 
     return True
 
 
-def _worst(rows, directions, ratio: Fraction) -> Fraction:
-    from pufferfish.proofs_check.paper_004.composition import worst_event_excess
-    return worst_event_excess(rows, directions, ratio)
-
-
 def _rows(model):
     return true_joint(model, list(model.mechanisms.values()))
 
@@ -211,7 +207,7 @@ def lemma8_check(hypothesis=printed_hypothesis, claim_id: str = "004.lemma8",
                 if not hypothesis(rows, directions, ratio, delta):
                     continue
                 assumed += 1
-                excess = _worst(rows, directions, ratio * ratio_factor)
+                excess = worst_event_excess(rows, directions, ratio * ratio_factor)
                 if excess > delta * delta_factor:
                     return violation(claim_id, PAPER, instance,
                                      f"e^ε_g = {fraction_str(ratio)}, δ_g = {fraction_str(delta)}:"

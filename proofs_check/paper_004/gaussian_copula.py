@@ -263,10 +263,6 @@ def _frechet(ctx, first, second):
     return ctx.mpf([max(low.a, 0), min(first.b, second.b)])
 
 
-def _joint_laws_equal(a, b) -> bool:
-    return a == b
-
-
 def lemma1_check(joint_law=None):
     """Lemma 1 for each secret (``joint_law(ρ)``: the printed Φ_ρ's law; a mutant changes it)."""
     def check(instance: Instance) -> ClaimOutcome:
@@ -280,7 +276,7 @@ def lemma1_check(joint_law=None):
             (p1, p2), (w1, _, w2) = printed
             big = Q(math.ceil(abs(m1) + abs(m2) + 40 * (1 + _approx_sd(max(v1, v2, w1, w2)))))
             if increasing:
-                if _joint_laws_equal(truth, printed):
+                if truth == printed:
                     continue
                 for q1 in (m1, m1 - _approx_sd(v1), m1 + _approx_sd(v1), Q(0), Q(-1), Q(1)):
                     q = (rational_interval(ctx, q1), rational_interval(ctx, big))
