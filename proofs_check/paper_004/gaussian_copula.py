@@ -150,7 +150,20 @@ def _text(interval) -> str:
     return f"[{_number(interval.a)}, {_number(interval.b)}]"
 
 
+LABEL = "certified continuous check: "
+"""The prefix of every outcome's detail: these claims are not decided on a finite model."""
+
+
+def _holds(detail: str) -> ClaimOutcome:
+    return ClaimOutcome(True, LABEL + detail)
+
+
+def _undecided(detail: str) -> ClaimOutcome:
+    return ClaimOutcome.undecided_at(LABEL + detail)
+
+
 def _failed(claim_id: str, instance: Instance, detail: str, **data) -> ClaimOutcome:
+    detail = LABEL + detail
     return ClaimOutcome(False, detail, {
         "description": f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}",
         **{k: (fraction_str(v) if isinstance(v, Fraction) else v) for k, v in data.items()}})
@@ -192,7 +205,7 @@ def thm4_i_check(instance: Instance) -> ClaimOutcome:
                       "the perturbed noise does not keep its marginal Ξ")
             return _failed("004.thm4.i", instance, detail, rho=rho, t=t,
                            latent_variance=latent.variance)
-    return ClaimOutcome(True, "for every secret U1 and U2 are exactly uniform (equal Gaussian "
+    return _holds("for every secret U1 and U2 are exactly uniform (equal Gaussian "
                               "laws), so V_i ~ Ξ_i and each mechanism is unchanged")
 
 
@@ -213,8 +226,10 @@ def thm4_ii_instances() -> Iterator[Instance]:
 
 def thm4_ii_check(w_factor: Fraction = Q(1)):
     """The latent Gaussian with the least admissible w = 2 log(2/δ_c) (times ``w_factor``: 1 in
-    the paper) is (ε_c, δ_c)-CP: the exact δ(ε_c) of the Gaussian pair at distance C_sen = 1
-    (decreasing in σ, so the least w is the worst case) is compared with δ_c."""
+    the paper) is (ε_c, δ_c)-CP: the exact δ(ε_c) of the Gaussian pair at distance C_sen (it
+    depends on C_sen/σ = ε_c/w only, so C_sen = 1; it decreases in σ, so the least w is the
+    worst case) is compared with δ_c.  ε_c = 0 is left out: the noise variance w²(C_sen/ε_c)²
+    is then infinite."""
     def check(instance: Instance) -> ClaimOutcome:
         eps_c, delta_c = instance.params["eps_c"], instance.params["delta_c"]
         ctx = interval_context(BITS)
@@ -222,10 +237,10 @@ def thm4_ii_check(w_factor: Fraction = Q(1)):
         delta = gaussian_delta(ctx, eps_c, rational_interval(ctx, eps_c) / w)
         low, high = endpoints(delta)
         if high < delta_c:
-            return ClaimOutcome(True, f"δ(ε_c) ∈ {_text(delta)} < δ_c = {fraction_str(delta_c)} "
+            return _holds(f"δ(ε_c) ∈ {_text(delta)} < δ_c = {fraction_str(delta_c)} "
                                       "for every w >= 2 log(2/δ_c)")
         if low <= delta_c:
-            return ClaimOutcome.undecided_at(f"δ(ε_c) ∈ {_text(delta)} against δ_c = "
+            return _undecided(f"δ(ε_c) ∈ {_text(delta)} against δ_c = "
                                              f"{fraction_str(delta_c)}")
         # a certified witness: an admissible rational w and one event {z <= t}
         w_rational = Q(math.ceil(endpoints(w)[1] * 2 ** 20), 2 ** 20)
@@ -233,7 +248,7 @@ def thm4_ii_check(w_factor: Fraction = Q(1)):
         threshold = Q(1, 2) - eps_c * sigma * sigma
         excess = event_excess(ctx, eps_c, rational_interval(ctx, sigma), Q(1), threshold)
         if endpoints(excess)[0] <= delta_c:
-            return ClaimOutcome.undecided_at(f"δ(ε_c) ∈ {_text(delta)} > δ_c but the event "
+            return _undecided(f"δ(ε_c) ∈ {_text(delta)} > δ_c but the event "
                                              f"witness gives {_text(excess)}")
         detail = (f"with w = {float(w_rational):.6f} >= {'' if w_factor == 1 else fraction_str(w_factor) + '·'}"
                   f"2 log(2/δ_c), σ = w/ε_c: Pr_{{s}}[z <= t] − e^ε_c Pr_{{s'}}[z <= t] ∈ "
@@ -305,9 +320,9 @@ def lemma1_check(joint_law=None):
                           f"CDF Pr[Z1 >= q1, Ẑ2 >= q2] >= {_number(true_lower.a)} (the printed "
                           "formula is a lower-tail probability, the outputs need an upper tail)")
                 return _failed("004.lemma1", instance, detail, rho=rho, q1=-big, q2=-big)
-            return ClaimOutcome.undecided_at(f"secret s{s}: bounds {_text(printed_upper)} and "
+            return _undecided(f"secret s{s}: bounds {_text(printed_upper)} and "
                                              f"{_text(true_lower)} overlap")
-        return ClaimOutcome(True, "the law of (Z1, Ẑ2) is Φ_ρ's for every secret (equal means "
+        return _holds("the law of (Z1, Ẑ2) is Φ_ρ's for every secret (equal means "
                                   "and covariances), so the printed joint CDF is exact")
     return check
 
@@ -377,7 +392,7 @@ def prop3_check(copula_correlation=None):
                           "differ from the outputs' law")
                 return _failed("004.prop3", instance, detail, rho=rho, y=[str(v) for v in y],
                                latent_variance=latent.variance)
-        return ClaimOutcome(True, "the printed decomposition equals the true PLRV at every point "
+        return _holds("the printed decomposition equals the true PLRV at every point "
                                   "(decided exactly)")
     return check
 
