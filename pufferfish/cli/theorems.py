@@ -27,6 +27,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                            "must reject) and list the claims without one")
     mode.add_argument("--coverage", action="store_true",
                       help="list each paper's numbered statements with the claims checking them")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the claims that do not hold as a Markdown table (the "
+                             "README's findings section) instead of the report")
     add_common_options(parser)
     add_execution_options(parser)
     parser.set_defaults(handler=run)
@@ -44,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
         report = coverage_report(args.paper)
         emit(args, report.to_dict(), report.explain())
         return EXIT_OK
+    if args.markdown and (args.json or args.list or args.vacuity):
+        raise UsageError("--markdown prints the findings of a run: not with --json, --list or "
+                         "--vacuity")
     claims = claims_for(paper=args.paper, claim_id=args.claim)
     if args.vacuity:
         progress = Progress(len(claims), "claims")
@@ -66,5 +72,9 @@ def run(args: argparse.Namespace) -> int:
             report = run_claims(claims, progress=progress.step, engine=engine)
     finally:
         progress.close()
-    emit(args, report.to_dict(), report.explain())
+    if args.markdown:
+        from pufferfish.proofs_check.findings import findings_markdown
+        emit(args, report.to_dict(), findings_markdown(report.to_dict()))
+    else:
+        emit(args, report.to_dict(), report.explain())
     return {"holds": EXIT_OK, "undecided": EXIT_UNDECIDED}.get(report.status, EXIT_VIOLATED)
