@@ -13,6 +13,14 @@ intervals with algebraic endpoints) where the two differ, and holds when that se
 ``000.thm8.symbolic``   Theorem 8 (Appendix C form): Example 6.1's binary chain with q fixed and
                         p in [1/100, 99/100]; the exact a*(b) and the closed form compared as
                         functions of p, the exact set where they differ reported.
+``000.thm3.symbolic``   Theorem 3: ε = max |log x| over eight ratios of the interval bounds,
+                        against the exact level of Example 4.3's M* over the interval family with
+                        parametric bounds (:mod:`pufferfish.verify.symbolic.families`), compared as
+                        functions of L_T, U_T, L_F, U_F: the exact differing set on one-bound
+                        slices, a certified map on two-bound boxes
+                        (:mod:`pufferfish.verify.symbolic.compare`).
+``000.ex43.symbolic``   Example 4.3: M* run once has a finite level and run twice an infinite
+                        level for every interval bounds of the slices and boxes.
 ``000.ex42.prior``      Example 4.2 (observation beyond the paper): the parity mechanism on 3 bits
                         is 0-Pufferfish under i.i.d. bits with Pr[1] = t exactly at t = 1/2 (the
                         paper's uniform prior); the level as a function of t and the exact zero

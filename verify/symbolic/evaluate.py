@@ -18,8 +18,9 @@ for each mechanism and prior, plus one per (pair, output) candidate; the univers
 space are bounded by ``max_datasets`` and ``max_outputs`` as in the point audit.
 
 Supported: ``table``, ``independent``, ``markov`` and ``uniform`` priors; every mechanism kind of
-the file format.  Interval families (Example 4.3) are refused: their level is an optimisation
-over the family, not a rational function.
+the file format.  Interval families (Example 4.3) are refused here: their level is a maximum
+over the family, not one rational function; :mod:`pufferfish.verify.symbolic.families` gives it as
+a guarded envelope.
 
 >>> from pufferfish.models.parametric import load_parametric_model
 >>> from pufferfish.examples import example_path

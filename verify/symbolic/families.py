@@ -35,11 +35,14 @@ mechanism does not depend on the parameters); one branch per (output, vertex of 
 >>> symbolic = SymbolicModel(parse_parametric_model(data))
 >>> envelope = family_envelope(symbolic, "b", "theta")
 >>> sorted({str(b.ratio.as_expr()) for b in envelope.branches})
-['1', '2*u', '2 - 2*u']
+['-1/(2*u - 2)', '1', '1/(2*u)', '2 - 2*u', '2*u']
+>>> envelope.value_at((Fraction(3, 4),))[0]    # log 2 at u = 3/4: Pr[b=0|one] can be 1/4
+Fraction(2, 1)
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import product
 
 from pufferfish.models.errors import ModelError, TooLargeError
