@@ -7,5 +7,6 @@ CLAIM_MODULES = (
     "appendix_lemmas",  # Appendix A.2 Lemma A.6, B.9 Lemma B.12
     "optimality",  # Appendix A.3
     "inferential",  # Appendix B.10, spectral-norm condition
+    "symbolic_claims",  # Lemma B.4 as a function of a two-state chain's parameters
 )
 """The modules that register this paper's claims when imported (in this order)."""
