@@ -28,7 +28,7 @@ candidate ratio per box.
 
 >>> outcome = _check_lemma_b4(Instance("p0 in [1/10, 9/10], p1 = 1/2, b = 1",
 ...                           {"bounds": {"p0": ("1/10", "9/10"), "p1": "1/2"}, "a": None, "b": 1}))
->>> outcome.holds, outcome.detail[:40]
+>>> outcome.holds, outcome.detail[:39]
 (True, 'no violation: holds on [11/32, 101/160]')
 """
 
