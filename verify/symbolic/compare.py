@@ -50,7 +50,7 @@ from pufferfish.models.polynomials import (AlgebraicNumber, BoundedPolynomial, e
                                            below, fraction_text, polynomial_terms, sign_at)
 from pufferfish.verify.symbolic.univariate import as_poly, decompose
 
-__all__ = ["Branch", "Envelope", "DifferingInterval", "DifferingSet", "DifferingMap",
+__all__ = ["Branch", "Envelope", "DifferingInterval", "DifferingSet", "DifferingMap", "merge_pieces",
            "differing_set", "differing_map"]
 
 INFINITE = None
@@ -246,10 +246,10 @@ def differing_set(first: Envelope, second: Envelope, symbols: tuple, low: tuple[
             if not (a == b if a is not None and a is not False and b is not None and b is not False
                     else a is b):
                 pieces.append(DifferingInterval(point, cells.points[i + 1], False, False, t, a, b))
-    return DifferingSet(tuple(_merge(pieces)), cells.points, cells.samples)
+    return DifferingSet(tuple(merge_pieces(pieces)), cells.points, cells.samples)
 
 
-def _merge(pieces: list[DifferingInterval]) -> list[DifferingInterval]:
+def merge_pieces(pieces: list[DifferingInterval]) -> list[DifferingInterval]:
     """Join consecutive pieces that share an endpoint included in one of them."""
     merged: list[DifferingInterval] = []
     for piece in pieces:
