@@ -48,7 +48,7 @@ from pufferfish.verify.numerics.intervals import rational_interval
 from pufferfish.verify.symbolic.certified_map import box_interval, certified_sign_map
 from pufferfish.verify.symbolic.evaluate import SymbolicModel
 
-__all__ = ["two_state_quilt_file", "exact_influence_ratios", "lemma_b4_interval",
+__all__ = ["two_state_quilt_file", "exact_influence_ratios", "lemma_b4_interval", "stationary_and_gap",
            "lemma_b4_hypothesis", "lemma_b4_map", "MAP_WIDTH"]
 
 MAP_WIDTH = Fraction(1, 128)
@@ -103,7 +103,7 @@ def _sides(ctx, bounds: dict, names: tuple[str, ...], box) -> dict:
     return out
 
 
-def _stationary_and_gap(ctx, sides: dict):
+def stationary_and_gap(ctx, sides: dict):
     """Intervals of the least stationary probability π and the eigengap g = 1 − |p0 + p1 − 1|."""
     (s0, p0), (s1, p1) = sides["p0"], sides["p1"]
     total = 2 - p0 - p1
@@ -161,7 +161,7 @@ def lemma_b4_map(bounds: dict, a: int | None, b: int | None, width: Fraction = M
 
     def gap(ctx, box):
         sides = _sides(ctx, bounds, names, box)
-        pi, g = _stationary_and_gap(ctx, sides)
+        pi, g = stationary_and_gap(ctx, sides)
         values = []
         for numerator, denominator in ratios:
             low, high = denominator.bounds(box)
@@ -176,7 +176,7 @@ def lemma_b4_map(bounds: dict, a: int | None, b: int | None, width: Fraction = M
         return ctx.log(best) - lemma_b4_interval(ctx, pi, g, a, b)
 
     def hypothesis(ctx, box):
-        pi, g = _stationary_and_gap(ctx, _sides(ctx, bounds, names, box))
+        pi, g = stationary_and_gap(ctx, _sides(ctx, bounds, names, box))
         return lemma_b4_hypothesis(ctx, pi, g, a, b)
 
     return symbolic, certified_sign_map(gap, names, symbolic.box.bounds, width, hypothesis)

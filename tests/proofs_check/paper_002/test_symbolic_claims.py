@@ -30,7 +30,7 @@ def _point(p0: Fraction, p1: Fraction, a, b):
     ctx = interval_context(96)
     sides = {"p0": ((p0, p0), box_interval(ctx, (p0, p0))),
              "p1": ((p1, p1), box_interval(ctx, (p1, p1)))}
-    pi, gap = claims._stationary_and_gap(ctx, sides)
+    pi, gap = claims.stationary_and_gap(ctx, sides)
     return (ratio, log_interval(ctx, ratio), claims.lemma_b4_interval(ctx, pi, gap, a, b),
             claims.lemma_b4_hypothesis(ctx, pi, gap, a, b))
 
