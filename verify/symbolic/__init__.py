@@ -8,4 +8,5 @@ probabilities are rational functions of parameters is itself a rational function
 ``plot``        the picture of a two-parameter map
 ``families``    the level over an interval family with parametric bounds (a guarded envelope)
 ``compare``     two levels compared as functions: exact differing sets, certified maps
+``certified_map`` where a transcendental inequality holds: interval arithmetic and bisection
 """
