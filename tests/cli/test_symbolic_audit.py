@@ -64,9 +64,11 @@ def test_parametric_interval_family_bad_bound_is_a_located_error(cli, tmp_path):
     assert "Traceback" not in err
 
 
-def test_parametric_interval_family_is_instantiated_with_set(cli, tmp_path):
+def test_parametric_interval_family_audits_and_instantiates(cli, tmp_path):
     path = _interval_family_file(tmp_path, "UT")
     code, out, _ = cli("audit", path, "--set", "UT=1/2")
     assert code == 0 and "collapse" in out
-    code, _, err = cli("audit", path, "--symbolic")
+    code, out, _ = cli("audit", path, "--symbolic")
+    assert code == 0 and "4/5 < UT < 9/10:  ε = log(7/(10*(1 - UT)))" in out
+    code, _, err = cli("region", path, "--epsilon", "log(4)")
     assert code == 2 and "interval family" in err

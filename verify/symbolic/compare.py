@@ -51,6 +51,7 @@ from pufferfish.models.polynomials import (AlgebraicNumber, BoundedPolynomial, e
 from pufferfish.verify.symbolic.univariate import as_poly, decompose
 
 __all__ = ["Branch", "Envelope", "DifferingInterval", "DifferingSet", "DifferingMap", "merge_pieces",
+           "envelope_pieces",
            "differing_set", "differing_map"]
 
 INFINITE = None
@@ -78,22 +79,32 @@ class Envelope:
 
     branches: tuple[Branch, ...]
 
-    def value_at(self, point: tuple[Fraction, ...]):
-        """The exact value at a rational point: ``(value, ratio)``, value a Fraction or ``None``
-        for infinity, ``ratio`` the maximal branch's function (``None``: infinite; ``False``: no
-        branch is feasible)."""
-        best: tuple = (Fraction(-1), False)
+    def maximal_branch(self, point: tuple[Fraction, ...]) -> Branch | None:
+        """The feasible branch of largest value at a rational point (an infinite one first;
+        ``None`` when no branch is feasible)."""
+        best: tuple = (Fraction(-1), None)
         for branch in self.branches:
             if not all(_holds(_sign_at_point(g, point), strict) for g, strict in branch.guards):
                 continue
             a, b = _evaluate(branch.numerator, point), _evaluate(branch.denominator, point)
             if b == 0:
                 if a > 0:
-                    return None, branch.ratio
+                    return branch
                 continue
-            if best[0] is not None and a / b > best[0]:
-                best = (a / b, branch.ratio)
-        return best
+            if a / b > best[0]:
+                best = (a / b, branch)
+        return best[1]
+
+    def value_at(self, point: tuple[Fraction, ...]):
+        """The exact value at a rational point: ``(value, ratio)``, value a Fraction or ``None``
+        for infinity, ``ratio`` the maximal branch's function (``None``: infinite; ``False``: no
+        branch is feasible)."""
+        branch = self.maximal_branch(point)
+        if branch is None:
+            return Fraction(-1), False
+        if branch.ratio is None or _evaluate(branch.denominator, point) == 0:
+            return None, branch.ratio
+        return _evaluate(branch.ratio, point), branch.ratio
 
 
 def _holds(sign: int, strict: bool) -> bool:
@@ -227,13 +238,7 @@ def differing_set(first: Envelope, second: Envelope, symbols: tuple, low: tuple[
     """Where ``first`` and ``second`` differ on ``[low, high]`` (one parameter; see the module
     docstring)."""
     symbol = symbols[0]
-    branches = first.branches + second.branches
-    elements = [e for b in branches for e in (b.numerator, b.denominator, *(g for g, _ in b.guards))]
-    polys = [as_poly(part.as_expr(), symbol) for e in elements for part in (e.numer, e.denom)]
-    ratios = list(dict.fromkeys(b.ratio for b in branches if b.ratio is not None))
-    for i, f in enumerate(ratios):
-        polys += [as_poly((f - g).numer.as_expr(), symbol) for g in ratios[i + 1:]]
-    cells = decompose(polys, low[0], high[0])
+    cells = decompose(_cut_polynomials(first.branches + second.branches, symbol), low[0], high[0])
     pieces: list[DifferingInterval] = []
     for i, point in enumerate(cells.points):
         a, b = _point_value(first, point, symbol), _point_value(second, point, symbol)
@@ -247,6 +252,35 @@ def differing_set(first: Envelope, second: Envelope, symbols: tuple, low: tuple[
                     else a is b):
                 pieces.append(DifferingInterval(point, cells.points[i + 1], False, False, t, a, b))
     return DifferingSet(tuple(merge_pieces(pieces)), cells.points, cells.samples)
+
+
+def _cut_polynomials(branches: tuple[Branch, ...], symbol) -> list:
+    """Every numerator and denominator of the branches and guards, and the numerator of every
+    difference of two distinct ratios: on the cells between their roots nothing changes."""
+    elements = [e for b in branches for e in (b.numerator, b.denominator, *(g for g, _ in b.guards))]
+    polys = [as_poly(part.as_expr(), symbol) for e in elements for part in (e.numer, e.denom)]
+    ratios = list(dict.fromkeys(b.ratio for b in branches if b.ratio is not None))
+    for i, f in enumerate(ratios):
+        polys += [as_poly((f - g).numer.as_expr(), symbol) for g in ratios[i + 1:]]
+    return polys
+
+
+def envelope_pieces(envelope: Envelope, symbols: tuple, low: tuple[Fraction, ...],
+                    high: tuple[Fraction, ...]) -> list[tuple]:
+    """One parameter: ``(from, to, branch)`` — on each open interval the envelope is that
+    branch's ratio (exact; neighbours with the same ratio merged; the value at a cut point is not
+    given)."""
+    symbol = symbols[0]
+    cells = decompose(_cut_polynomials(envelope.branches, symbol), low[0], high[0])
+    pieces: list[list] = []
+    for i, t in enumerate(cells.samples):
+        branch = envelope.maximal_branch((t,))
+        if pieces and branch is not None and pieces[-1][2] is not None and \
+                pieces[-1][2].ratio == branch.ratio:
+            pieces[-1][1] = cells.points[i + 1]
+        else:
+            pieces.append([cells.points[i], cells.points[i + 1], branch])
+    return [tuple(piece) for piece in pieces]
 
 
 def merge_pieces(pieces: list[DifferingInterval]) -> list[DifferingInterval]:
