@@ -404,8 +404,10 @@ def _outcome_of(claim_id: str, instance: Instance, comparison, expect_empty: boo
             return ClaimOutcome(True, f"{what}: differing set {comparison.text()} (exact)")
         point = (comparison.intervals[0].sample if expect_empty else comparison.equal_point())
         name = next(n for n, v in bounds.items() if isinstance(v, tuple))
-        detail = (f"{what}: they differ on {comparison.text()} (exact endpoints); e.g. "
-                  f"{'different' if expect_empty else 'equal'} at {name} = {point}")
+        detail = f"{what}: they differ on {comparison.text()} (exact endpoints)"
+        if point is None:       # equal only at irrational cut points
+            return violation(claim_id, PAPER, instance, detail)
+        detail += f"; e.g. {'different' if expect_empty else 'equal'} at {name} = {point}"
         return violation(claim_id, PAPER, instance, detail, _instance_at(bounds, {name: point}))
     bad = comparison.differing if expect_empty else comparison.equal
     if bad:
