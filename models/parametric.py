@@ -3,7 +3,8 @@
 A model file may declare parameters with closed ranges, ``"parameters": {"p": ["1/2", "1"]}``
 (both ends included; ``low <= high``, a point range is allowed), and write any probability of a
 ``table``/``independent``/``markov`` prior, of a ``table`` mechanism, of a ``postprocess`` map,
-a randomized-response ``keep`` or a geometric ``alpha`` as a rational expression in them:
+a randomized-response ``keep``, a geometric ``alpha`` or an interval family's block bounds
+``"mass": [lower, upper]`` as a rational expression in them:
 ``"p"``, ``"1-p"``, ``"(1-q)/2"``, ``"p**2"``.  The grammar is ``+ - * /``, ``**`` with an integer
 exponent, parentheses, integer and decimal numerals (read as exact rationals) and declared
 parameter names; nothing else is parsed (no function calls, no floats).
@@ -12,6 +13,9 @@ Validation is symbolic, over the whole box of parameter values (issue 14):
 
 * every distribution (a prior's table, an attribute's values, a Markov row, a mechanism row, a
   post-processing row) sums to 1 *identically*, as a rational function;
+* every interval of an interval family (``000_65109fe28ca61d17.txt`` §4, Example 4.3) is
+  nonempty on the whole box, ``lower <= upper``, and admits a distribution, ``Σ lower <= 1 <=
+  Σ upper`` (proved as the entries are, its ends being entries in [0, 1]);
 * every entry is defined and nonnegative on the whole box (``alpha`` strictly below 1):
   proved exactly for one parameter (real-root isolation of the numerator and denominator,
   :mod:`pufferfish.models.polynomials`), and for several by rational interval bounds on boxes
@@ -46,7 +50,6 @@ from __future__ import annotations
 import ast
 import copy
 import os
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -58,8 +61,10 @@ from pufferfish.models.files.json_io import read_json_file
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import exact
-from pufferfish.models.polynomials import (fraction_text, interval_bounds, polynomial_terms,
-                                           real_roots_in, evaluate_terms)
+from pufferfish.models.parameter_box import (PARAMETER_NAME, SUBDIVISION_DEPTH, ParameterBox,
+                                            nonnegativity_failure, nonzero_point, parse_parameters,
+                                            substitution)
+from pufferfish.models.polynomials import fraction_text
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["ParameterBox", "ParametricModel", "parse_parameters", "parse_expression",
@@ -69,65 +74,6 @@ __all__ = ["ParameterBox", "ParametricModel", "parse_parameters", "parse_express
 
 SYMBOLIC_COMMANDS = "`pufferfish audit MODEL --symbolic` and `pufferfish region MODEL --epsilon E`"
 """The commands that accept a parametric model as it is."""
-
-SUBDIVISION_DEPTH = 12
-"""How many times a parameter box is bisected (per direction) to prove an entry nonnegative."""
-
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-@dataclass(frozen=True)
-class ParameterBox:
-    """The closed box ``low_i <= name_i <= high_i`` of parameter values."""
-
-    names: tuple[str, ...]
-    low: tuple[Fraction, ...]
-    high: tuple[Fraction, ...]
-
-    @property
-    def symbols(self) -> tuple[sympy.Symbol, ...]:
-        return tuple(sympy.Symbol(n, real=True) for n in self.names)
-
-    @property
-    def bounds(self) -> tuple[tuple[Fraction, Fraction], ...]:
-        return tuple(zip(self.low, self.high))
-
-    def midpoint(self) -> dict[str, Fraction]:
-        return {n: (a + b) / 2 for n, a, b in zip(self.names, self.low, self.high)}
-
-    def text(self) -> str:
-        """``p in [1/2, 1], q in [0, 1]``."""
-        return ", ".join(f"{n} in [{fraction_text(a)}, {fraction_text(b)}]"
-                         for n, a, b in zip(self.names, self.low, self.high))
-
-    def point_text(self, point: Mapping[str, Fraction] | tuple) -> str:
-        values = point if isinstance(point, Mapping) else dict(zip(self.names, point))
-        return ", ".join(f"{n} = {fraction_text(values[n])}" for n in self.names)
-
-    def to_dict(self) -> dict:
-        return {n: [fraction_text(a), fraction_text(b)] for n, a, b in zip(self.names, self.low, self.high)}
-
-
-def parse_parameters(raw: object, path: str = "parameters") -> ParameterBox:
-    """Read ``{"p": [low, high], ...}``; refuses bad names and empty ranges."""
-    if not isinstance(raw, Mapping) or not raw:
-        raise ModelError("declare at least one parameter as \"name\": [low, high]", path)
-    names, lows, highs = [], [], []
-    for name, bounds in raw.items():
-        where = join_path(path, name)
-        if not _NAME.match(name):
-            raise ModelError(f"{name!r} is not a parameter name (letters, digits, _; not starting "
-                             f"with a digit)", where)
-        if not isinstance(bounds, list) or len(bounds) != 2:
-            raise ModelError("a parameter range is [low, high]", where)
-        low, high = exact(bounds[0], f"{where}.0"), exact(bounds[1], f"{where}.1")
-        if low > high:
-            raise ModelError(f"the range [{fraction_text(low)}, {fraction_text(high)}] is empty "
-                             f"(low > high)", where)
-        names.append(name)
-        lows.append(low)
-        highs.append(high)
-    return ParameterBox(tuple(names), tuple(lows), tuple(highs))
 
 
 def parse_expression(text: object, box: ParameterBox, path: str) -> sympy.Expr:
@@ -309,6 +255,7 @@ def parse_parametric_model(data: object) -> ParametricModel:
             groups[-1][1].append(location)
     model = ParametricModel(body, box, expressions)
     _validate(model, groups)
+    _validate_interval_families(model)
     model.instantiate(box.midpoint())  # the structure: names, domains, references, cycles
     return model
 
@@ -323,7 +270,7 @@ def parse_assignments(texts: list[str] | None) -> dict[str, Fraction]:
     values: dict[str, Fraction] = {}
     for text in texts or []:
         name, sep, value = text.partition("=")
-        if not sep or not _NAME.match(name.strip()):
+        if not sep or not PARAMETER_NAME.match(name.strip()):
             raise ModelError(f"{text!r}: write --set NAME=VALUE, e.g. --set p=3/4", "--set")
         values[name.strip()] = exact(value.strip(), f"--set {name.strip()}")
     return values
@@ -403,6 +350,13 @@ def _probability_slots(body: dict) -> Iterator[tuple[Path, str | None]]:
             for attribute, values in prior["independent"].items():
                 for value in values if isinstance(values, dict) else ():
                     yield base + ("independent", attribute, value), join_path(*base, "independent", attribute)
+        for secret, blocks in (prior["interval"].items() if isinstance(prior.get("interval"), dict)
+                               else ()):
+            for k, block in enumerate(blocks if isinstance(blocks, list) else ()):
+                mass = block.get("mass") if isinstance(block, dict) else None
+                if isinstance(mass, list) and len(mass) == 2:
+                    yield base + ("interval", secret, k, "mass", 0), None
+                    yield base + ("interval", secret, k, "mass", 1), None
         markov = prior.get("markov")
         if isinstance(markov, dict):
             for value in markov.get("initial") or {}:
@@ -451,8 +405,8 @@ def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> N
             continue
         excess = sympy.cancel(sympy.Add(*exprs) - 1)
         if excess != 0:
-            point = _nonzero_point(excess, box)
-            total = sympy.Add(*exprs).xreplace(_substitution(box, point))
+            point = nonzero_point(excess, box)
+            total = sympy.Add(*exprs).xreplace(substitution(box, point))
             raise ModelError(f"the probabilities sum to {sympy.factor(sympy.Add(*exprs))}, not "
                              f"identically 1: at {box.point_text(point)} they sum to {total}",
                              group)
@@ -466,10 +420,12 @@ def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> N
             conditions.append((1 - expr, False))
         if location[-1] == "alpha":
             conditions.append((1 - expr, True))
+        if location[-2:] == ("mass", 1):
+            conditions.append((1 - expr, False))
         for condition, strict in conditions:
             key = (condition, strict)
             if key not in checked:
-                checked[key] = _failure(condition, strict, box, symbols)
+                checked[key] = nonnegativity_failure(condition, strict, box)
             failure = checked[key]
             if failure is not None:
                 shown = str(expr) if condition is expr else f"1 - ({expr})"
@@ -477,118 +433,31 @@ def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> N
                                  f"whole range {box.text()}", path)
 
 
-def _substitution(box: ParameterBox, point: Mapping[str, Fraction]) -> dict:
-    return {s: sympy.Rational(point[n].numerator, point[n].denominator)
-            for n, s in zip(box.names, box.symbols)}
-
-
-def _nonzero_point(expr: sympy.Expr, box: ParameterBox) -> dict[str, Fraction]:
-    """A rational point of the box where the nonzero rational function ``expr`` is defined and
-    nonzero (it vanishes on a set of measure zero, so a grid of a few points finds one)."""
-    steps = 2
-    while True:
-        for offsets in _grid(len(box.names), steps):
-            point = {n: a + (b - a) * t for n, a, b, t in zip(box.names, box.low, box.high, offsets)}
-            numerator, denominator = sympy.fraction(sympy.together(expr))
-            sub = _substitution(box, point)
-            if denominator.xreplace(sub) != 0 and numerator.xreplace(sub) != 0:
-                return point
-        steps *= 2
-
-
-def _grid(k: int, steps: int) -> Iterator[tuple[Fraction, ...]]:
-    if k == 0:
-        yield ()
-        return
-    for rest in _grid(k - 1, steps):
-        for i in range(steps + 1):
-            yield (Fraction(2 * i + 1, 2 * steps + 2),) + rest
-
-
-def _failure(expr: sympy.Expr, strict: bool, box: ParameterBox, symbols: tuple) -> str | None:
-    """``None`` when ``expr`` is defined and ``>= 0`` (``> 0`` if ``strict``) on the whole box,
-    else the reason with a point where it fails."""
-    numerator, denominator = sympy.fraction(sympy.cancel(sympy.together(expr)))
-    used = [i for i, s in enumerate(symbols) if s in expr.free_symbols]
-    box = ParameterBox(tuple(box.names[i] for i in used), tuple(box.low[i] for i in used),
-                       tuple(box.high[i] for i in used))
-    symbols = tuple(symbols[i] for i in used)
-    num = sympy.Poly(numerator, *symbols)
-    den = sympy.Poly(denominator, *symbols)
-    if len(symbols) == 1:
-        return _failure_one(num, den, strict, box)
-    return _failure_several(polynomial_terms(num), polynomial_terms(den), strict, box)
-
-
-def _corners(bounds: tuple) -> Iterator[tuple[Fraction, ...]]:
-    if not bounds:
-        yield ()
-        return
-    for rest in _corners(bounds[1:]):
-        for end in dict.fromkeys(bounds[0]):
-            yield (end,) + rest
-
-
-def _failure_one(num: sympy.Poly, den: sympy.Poly, strict: bool, box: ParameterBox) -> str | None:
-    low, high = box.low[0], box.high[0]
-    name = box.names[0]
-    den_roots = real_roots_in([den], low, high)
-    if den_roots:
-        return f"is undefined at {name} = {den_roots[0]} (its denominator vanishes)"
-    num_roots = real_roots_in([num], low, high)
-    if strict and num_roots:
-        return f"is 0 at {name} = {num_roots[0]}, must be positive"
-    samples = [low, high]
-    cuts = [low] + [r.refined(Fraction(1, 2 ** 20)) for r in num_roots] + [high]
-    for left, right in zip(cuts, cuts[1:]):
-        a = left if isinstance(left, Fraction) else left.high
-        b = right if isinstance(right, Fraction) else right.low
-        if a < b:
-            samples.append((a + b) / 2)
-    for x in samples:
-        value = Fraction(_value(num, x)) / Fraction(_value(den, x))
-        if value < 0:
-            return f"is negative at {name} = {fraction_text(x)}"
-    return None
-
-
-def _value(polynomial: sympy.Poly, x: Fraction) -> Fraction:
-    value = polynomial.eval(sympy.Rational(x.numerator, x.denominator))
-    return Fraction(int(value.p), int(value.q))
-
-
-def _failure_several(num: dict, den: dict, strict: bool, box: ParameterBox) -> str | None:
-    # Sign of the denominator: constant on the box if it never vanishes; fixed by the midpoint.
-    middle = tuple((a + b) / 2 for a, b in box.bounds)
-    if evaluate_terms(den, middle) < 0:
-        num = {e: -c for e, c in num.items()}
-        den = {e: -c for e, c in den.items()}
-    for corner in _corners(box.bounds):
-        if evaluate_terms(den, corner) == 0:
-            return f"is undefined at {box.point_text(corner)} (its denominator vanishes)"
-        value = evaluate_terms(num, corner) / evaluate_terms(den, corner)
-        if value < 0 or (strict and value == 0):
-            return f"is {'negative' if value < 0 else '0'} at {box.point_text(corner)}"
-    pending = [(box.bounds, 0)]
-    while pending:
-        cell, depth = pending.pop()
-        centre = tuple((a + b) / 2 for a, b in cell)
-        if evaluate_terms(den, centre) <= 0:
-            return f"is undefined or changes sign near {box.point_text(centre)} (its denominator vanishes in the box)"
-        value = evaluate_terms(num, centre)
-        if value < 0 or (strict and value == 0):
-            return f"is {'negative' if value < 0 else '0'} at {box.point_text(centre)}"
-        den_low, _ = interval_bounds(den, cell)
-        num_low, _ = interval_bounds(num, cell)
-        if den_low > 0 and (num_low > 0 or (num_low == 0 and not strict)):
+def _validate_interval_families(model: ParametricModel) -> None:
+    """Every block interval of an interval family (000 §4, Example 4.3) is nonempty on the whole
+    box (``upper − lower >= 0``) and every secret's intervals admit a distribution there
+    (``Σ lower <= 1 <= Σ upper``), each proved like the entries (ends in [0, 1] are entries)."""
+    box = model.box
+    for name, prior in (model.data.get("priors") or {}).items():
+        if not (isinstance(prior, dict) and isinstance(prior.get("interval"), dict)):
             continue
-        if depth >= SUBDIVISION_DEPTH:
-            corners = ", ".join(f"{n} in [{fraction_text(a)}, {fraction_text(b)}]"
-                                for n, (a, b) in zip(box.names, cell))
-            return (f"could not be proved nonnegative on the box {corners} (bounds after "
-                    f"{SUBDIVISION_DEPTH} bisections); narrow the parameter ranges")
-        widest = max(range(len(cell)), key=lambda i: cell[i][1] - cell[i][0])
-        a, b = cell[widest]
-        for half in ((a, (a + b) / 2), ((a + b) / 2, b)):
-            pending.append((cell[:widest] + (half,) + cell[widest + 1:], depth + 1))
-    return None
+        for secret, blocks in prior["interval"].items():
+            base = ("priors", name, "interval", secret)
+            ends = [(model.expressions[base + (k, "mass", 0)], model.expressions[base + (k, "mass", 1)])
+                    for k in range(len(blocks))]
+            if not any(low.free_symbols or high.free_symbols for low, high in ends):
+                continue
+            conditions = [(high - low, join_path(*base, k, "mass"),
+                           f"the interval [{low}, {high}] must be nonempty: {high} - ({low})")
+                          for k, (low, high) in enumerate(ends)]
+            lower = sympy.Add(*(low for low, _ in ends))
+            upper = sympy.Add(*(high for _, high in ends))
+            conditions.append((1 - lower, join_path(*base),
+                               f"the lower bounds must sum to at most 1: 1 - ({lower})"))
+            conditions.append((upper - 1, join_path(*base),
+                               f"the upper bounds must sum to at least 1: {upper} - 1"))
+            for condition, path, reason in conditions:
+                failure = nonnegativity_failure(condition, False, box)
+                if failure is not None:
+                    raise ModelError(f"{reason} {failure}, so no prior of the family meets the "
+                                     f"intervals there (range {box.text()})", path)

@@ -45,9 +45,9 @@ STATEMENTS: tuple[Statement, ...] = (
                                         "000.thm1.expected_runs_formula")),
     Statement("Example 4.2", "§4", claims=("000.ex42.two_runs", "000.ex42.prior")),
     Statement("Theorem 2", "§4", claims=("000.thm2.zero_leakage", "000.thm2.expected_runs")),
-    Statement("Example 4.3", "§4", claims=("000.ex43.two_runs",)),
+    Statement("Example 4.3", "§4", claims=("000.ex43.two_runs", "000.ex43.symbolic")),
     Statement("Theorem 3", "§4", claims=("000.thm3.epsilon", "000.thm3.expected_runs",
-                                        "000.thm3.epsilon_tight")),
+                                        "000.thm3.epsilon_tight", "000.thm3.symbolic")),
     Statement("Theorem 4", "§5.1; Appendix C", claims=(
         "000.thm4.dp_one_hot", "000.thm4.collapse_fails", "000.thm4.limit",
         "000.thm4.strong_duality")),

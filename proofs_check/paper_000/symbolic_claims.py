@@ -13,6 +13,14 @@ intervals with algebraic endpoints) where the two differ, and holds when that se
 ``000.thm8.symbolic``   Theorem 8 (Appendix C form): Example 6.1's binary chain with q fixed and
                         p in [1/100, 99/100]; the exact a*(b) and the closed form compared as
                         functions of p, the exact set where they differ reported.
+``000.thm3.symbolic``   Theorem 3: ε = max |log x| over eight ratios of the interval bounds,
+                        against the exact level of Example 4.3's M* over the interval family with
+                        parametric bounds (:mod:`pufferfish.verify.symbolic.families`), compared as
+                        functions of L_T, U_T, L_F, U_F: the exact differing set on one-bound
+                        slices, a certified map on two-bound boxes
+                        (:mod:`pufferfish.verify.symbolic.compare`).
+``000.ex43.symbolic``   Example 4.3: M* run once has a finite level and run twice an infinite
+                        level for every interval bounds of the slices and boxes.
 ``000.ex42.prior``      Example 4.2 (observation beyond the paper): the parity mechanism on 3 bits
                         is 0-Pufferfish under i.i.d. bits with Pr[1] = t exactly at t = 1/2 (the
                         paper's uniform prior); the level as a function of t and the exact zero
@@ -39,12 +47,15 @@ import sympy
 from pufferfish.models.files.pufferfish_file import model_to_dict
 from pufferfish.models.parametric import parse_parametric_model
 from pufferfish.models.polynomials import fraction_text, to_fraction
-from pufferfish.proofs_check.paper_000.collapse_examples import parity_example
+from pufferfish.proofs_check.paper_000.collapse_examples import interval_example, parity_example
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, register,
                                               violation)
+from pufferfish.verify.symbolic.compare import (Branch, DifferingSet, Envelope, differing_map,
+                                                differing_set)
 from pufferfish.verify.symbolic.evaluate import SymbolicModel
+from pufferfish.verify.symbolic.families import family_envelope
 from pufferfish.verify.symbolic.levels import symbolic_audit, symbolic_level
 from pufferfish.verify.symbolic.univariate import decompose
 
@@ -304,3 +315,185 @@ register(Claim(
     mutants=(patched("d_L, d_R computed from b + 1", _check_theorem8,
                      [Instance("q=1/2, T=3, b=1", {"q": Fraction(1, 2), "T": 3, "b": 1})],
                      sys.modules[__name__], _theorem8_paper=_theorem8_paper_shifted),)))
+
+
+# --------------------------------------------------------------------------------------------
+# Example 4.3 and Theorem 3 as functions of the interval bounds
+# --------------------------------------------------------------------------------------------
+
+INTERVAL_BOUNDS = ("LT", "UT", "LF", "UF")
+"""Theorem 3's parameters L_T, U_T, L_F, U_F, as parameter names of the model file."""
+
+EXAMPLE43_OUTPUTS = {"in_true": (("1a", "2a"), ("1a", "2b")), "out_true": (("1b", "2a"), ("1b", "2b")),
+                     "in_false": (("1a", "2a"), ("1b", "2a")), "out_false": (("1a", "2b"), ("1b", "2b"))}
+"""M*'s two outputs (probability 1/2 each) in the four cases 1a, 1b, 2a, 2b of Example 4.3."""
+
+
+def example43_file(bounds: dict) -> dict:
+    """Example 4.3's model (:func:`pufferfish.proofs_check.paper_000.collapse_examples.interval_example`,
+    one dataset per block) with the interval family's bounds ``L_T, U_T, L_F, U_F`` given in
+    ``bounds`` as a fixed number (``"1/5"``) or a parameter range (``("1/2", "9/10")``), and a
+    second mechanism ``twice`` that runs M* two times."""
+    data = model_to_dict(interval_example("1/5", "2/5", "3/10", "1/2"))
+    data["parameters"] = {n: list(v) for n, v in bounds.items() if isinstance(v, tuple)}
+    value = {n: n if isinstance(v, tuple) else v for n, v in bounds.items()}
+    family = data["priors"]["theta"]["interval"]
+    for secret, low, high in (("s1", value["LT"], value["UT"]), ("not_s1", value["LF"], value["UF"])):
+        family[secret][0]["mass"] = [low, high]
+        family[secret][1]["mass"] = [f"1 - ({high})", f"1 - ({low})"]
+    cases = {(1, "in"): "in_true", (1, "out"): "out_true", (0, "in"): "in_false",
+             (0, "out"): "out_false"}
+    data["mechanisms"] = {"collapse": {"table": [
+        [dataset, [[list(o), f"1/{len(outputs)}"] for o in outputs]]
+        for dataset, _ in data["mechanisms"]["collapse"]["table"]
+        for outputs in [EXAMPLE43_OUTPUTS[cases[(dataset[0], dataset[1])]]]]},
+        "twice": {"repeat": {"mechanism": "collapse", "times": 2}}}
+    data["description"] = f"{PAPER} §4, Example 4.3 with interval bounds {_bounds_text(bounds)}"
+    return data
+
+
+def _bounds_text(bounds: dict) -> str:
+    return ", ".join(f"{n} in [{v[0]}, {v[1]}]" if isinstance(v, tuple) else f"{n} = {v}"
+                     for n, v in bounds.items())
+
+
+def _theorem3_paper_ratios(v: dict, one) -> list[tuple]:
+    """Theorem 3's eight ratios ``x`` as (numerator, denominator), in the paper's order."""
+    lt, ut, lf, uf = (v[n] for n in INTERVAL_BOUNDS)
+    return [(ut, lf), (lt, uf), (one - ut, uf), (one - lt, lf), (lt, one - lf), (ut, one - uf),
+            (one - ut, one - lf), (one - lt, one - uf)]
+
+
+def _theorem3_first_four(v: dict, one) -> list[tuple]:
+    """Mutant: only the first four of Theorem 3's eight ratios."""
+    return _ORIGINAL_THEOREM3_RATIOS(v, one)[:4]
+
+
+_ORIGINAL_THEOREM3_RATIOS = _theorem3_paper_ratios
+
+
+def theorem3_envelope(symbolic: SymbolicModel, bounds: dict) -> Envelope:
+    """Theorem 3's e^ε = max over the eight ratios x of max(x, 1/x) (``|log x|``; it is >= 1, so
+    the unit branch of the level's convention changes nothing), in the model's parameters."""
+    field, one = symbolic.field, symbolic.field.one
+    symbols = {s.name: s for s in symbolic.box.symbols}
+    v = {n: field.from_sympy(symbols[n] if n in symbols else sympy.Rational(str(bounds[n])))
+         for n in INTERVAL_BOUNDS}
+    branches = [Branch(one, one)]
+    for a, b in _theorem3_paper_ratios(v, one):
+        branches += [Branch(a, b, where="x"), Branch(b, a, where="1/x")]
+    return Envelope(tuple(branches))
+
+
+def _comparison(first: Envelope, second: Envelope, symbolic: SymbolicModel):
+    box = symbolic.box
+    if len(box.names) == 1:
+        return differing_set(first, second, box.symbols, box.low, box.high)
+    return differing_map(first, second, box.names, box.bounds, MAP_WIDTH)
+
+
+MAP_WIDTH = Fraction(1, 64)
+"""Boundary width of the two-parameter certified maps."""
+
+
+def _outcome_of(claim_id: str, instance: Instance, comparison, expect_empty: bool, what: str,
+                bounds: dict) -> ClaimOutcome:
+    """Holds when the differing set is empty (``expect_empty``) or the whole range (otherwise)."""
+    if isinstance(comparison, DifferingSet):
+        if comparison.empty if expect_empty else comparison.whole:
+            return ClaimOutcome(True, f"{what}: differing set {comparison.text()} (exact)")
+        point = (comparison.intervals[0].sample if expect_empty else comparison.equal_point())
+        name = next(n for n, v in bounds.items() if isinstance(v, tuple))
+        detail = f"{what}: they differ on {comparison.text()} (exact endpoints)"
+        if point is None:       # equal only at irrational cut points
+            return violation(claim_id, PAPER, instance, detail)
+        detail += f"; e.g. {'different' if expect_empty else 'equal'} at {name} = {point}"
+        return violation(claim_id, PAPER, instance, detail, _instance_at(bounds, {name: point}))
+    bad = comparison.differing if expect_empty else comparison.equal
+    if bad:
+        centre = {n: (a + b) / 2 for n, (a, b) in zip(comparison.names, bad[0])}
+        detail = (f"{what}: certified map: {comparison.text()}; e.g. the box "
+                  f"{_box_text(comparison.names, bad[0])} is proved "
+                  f"{'differing' if expect_empty else 'equal'}")
+        return violation(claim_id, PAPER, instance, detail, _instance_at(bounds, centre))
+    if comparison.boundary:
+        return ClaimOutcome.undecided_at(f"{what}: certified map: {comparison.text()}; boxes "
+                                         f"left undecided at width {MAP_WIDTH}")
+    return ClaimOutcome(True, f"{what}: certified map, every box proved "
+                              f"{'equal' if expect_empty else 'differing'}: {comparison.text()}")
+
+
+def _box_text(names, box) -> str:
+    return ", ".join(f"{n} in [{fraction_text(a)}, {fraction_text(b)}]" for n, (a, b) in zip(names, box))
+
+
+def _instance_at(bounds: dict, point: dict):
+    """The exact Example 4.3 model at a parameter point (the counterexample file)."""
+    values = {n: Fraction(point[n]) if n in point else Fraction(str(v)) if not isinstance(v, tuple)
+              else Fraction(v[0]) for n, v in bounds.items()}
+    return interval_example(values["LT"], values["UT"], values["LF"], values["UF"])
+
+
+def _check_theorem3(instance: Instance) -> ClaimOutcome:
+    bounds = instance.params["bounds"]
+    symbolic = SymbolicModel(parse_parametric_model(example43_file(bounds)))
+    level = family_envelope(symbolic, "collapse", "theta")
+    comparison = _comparison(level, theorem3_envelope(symbolic, bounds), symbolic)
+    return _outcome_of("000.thm3.symbolic", instance, comparison, True,
+                       "exact level vs Theorem 3's ε", bounds)
+
+
+def _check_example43(instance: Instance) -> ClaimOutcome:
+    bounds = instance.params["bounds"]
+    symbolic = SymbolicModel(parse_parametric_model(example43_file(bounds)))
+    infinite = Envelope((Branch(symbolic.field.one, symbolic.field.zero),))
+    once = _comparison(family_envelope(symbolic, "collapse", "theta"), infinite, symbolic)
+    first = _outcome_of("000.ex43.symbolic", instance, once, False, "one run: level vs inf", bounds)
+    if not first.holds:
+        return first
+    twice = _comparison(family_envelope(symbolic, "twice", "theta"), infinite, symbolic)
+    second = _outcome_of("000.ex43.symbolic", instance, twice, True, "two runs: level vs inf",
+                         bounds)
+    if not second.holds:
+        return second
+    return ClaimOutcome(True, f"{first.detail}, i.e. finite on the whole range; {second.detail}, "
+                              f"i.e. infinite on the whole range")
+
+
+EXAMPLE43_SLICES = (
+    {"LT": "1/5", "UT": ("2/5", "99/100"), "LF": "3/10", "UF": "1/2"},
+    {"LT": ("1/100", "2/5"), "UT": "2/5", "LF": "3/10", "UF": "1/2"},
+    {"LT": "1/5", "UT": "2/5", "LF": ("1/100", "1/2"), "UF": "1/2"},
+    {"LT": "1/3", "UT": "2/3", "LF": "1/10", "UF": ("1/10", "9/10")},
+    {"LT": "1/5", "UT": ("2/5", "9/10"), "LF": "3/10", "UF": ("1/2", "9/10")},
+    {"LT": ("1/100", "1/5"), "UT": ("1/2", "99/100"), "LF": "1/10", "UF": "9/10"},
+)
+"""One-parameter slices (exact differing sets) and two-parameter boxes (certified maps) of
+(L_T, U_T, L_F, U_F); every box keeps ``0 < L <= U < 1``."""
+
+
+def _example43_instances() -> Iterator[Instance]:
+    for bounds in EXAMPLE43_SLICES:
+        yield Instance(_bounds_text(bounds), {"bounds": bounds})
+
+
+register(Claim(
+    "000.thm3.symbolic", PAPER, "§4, Theorem 3 as a function of L_T, U_T, L_F, U_F",
+    "For Example 4.3's M* and its interval family, Theorem 3's ε (max |log x| over the eight "
+    "ratios) equals the exact Pufferfish level as a function of the interval bounds: the exact "
+    "set (one free bound) or certified map (two) where they differ is empty.",
+    _example43_instances, _check_theorem3,
+    mutants=(patched("only the first four of the eight ratios", _check_theorem3,
+                     lambda: list(_example43_instances())[:1], sys.modules[__name__],
+                     _theorem3_paper_ratios=_theorem3_first_four),)))
+
+register(Claim(
+    "000.ex43.symbolic", PAPER, "§4, Example 4.3 as a function of L_T, U_T, L_F, U_F",
+    "For every interval bounds of the range, M* of Example 4.3 has a finite Pufferfish level when "
+    "run once and an infinite level when run twice (exact sets, or certified maps for two free "
+    "bounds).",
+    _example43_instances, _check_example43,
+    mutants=(patched("every case outputs all four tuples (no case is revealed)", _check_example43,
+                     lambda: list(_example43_instances())[:1], sys.modules[__name__],
+                     EXAMPLE43_OUTPUTS={k: (("1a", "2a"), ("1a", "2b"), ("1b", "2a"), ("1b", "2b"))
+                                        for k in EXAMPLE43_OUTPUTS}),)))

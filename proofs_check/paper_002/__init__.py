@@ -10,5 +10,6 @@ CLAIM_MODULES = (
     "vector_release",  # Appendix B.2: vector-valued F (Proposition 1 of [7] as used)
     "figure_readings",  # Appendix B.12: Figure 4's qualitative readings
     "figure_comparisons",  # §5 and Appendix B.11: Figures 1 and 3's readings
+    "symbolic_claims",  # Lemma B.4 as a function of a two-state chain's parameters
 )
 """The modules that register this paper's claims when imported (in this order)."""

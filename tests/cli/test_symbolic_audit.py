@@ -46,3 +46,29 @@ def test_symbolic_refuses_budget_and_ordinary_models(cli):
 def test_other_commands_refuse_a_parametric_model_naming_the_commands(cli):
     code, _, err = cli("composes", QUICK, "--epsilon", "log(3)")
     assert code == 2 and "audit MODEL --symbolic" in err
+
+
+def _interval_family_file(tmp_path, upper: str):
+    from pufferfish.proofs_check.paper_000.symbolic_claims import example43_file
+
+    data = example43_file({"LT": "1/5", "UT": ("2/5", "9/10"), "LF": "3/10", "UF": "1/2"})
+    data["priors"]["theta"]["interval"]["s1"][0]["mass"][1] = upper
+    path = tmp_path / "family.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_parametric_interval_family_bad_bound_is_a_located_error(cli, tmp_path):
+    code, _, err = cli("audit", _interval_family_file(tmp_path, "UT - 1/4"), "--symbolic")
+    assert code == 2 and "priors.theta.interval.s1.0.mass" in err and "nonempty" in err
+    assert "Traceback" not in err
+
+
+def test_parametric_interval_family_audits_and_instantiates(cli, tmp_path):
+    path = _interval_family_file(tmp_path, "UT")
+    code, out, _ = cli("audit", path, "--set", "UT=1/2")
+    assert code == 0 and "collapse" in out
+    code, out, _ = cli("audit", path, "--symbolic")
+    assert code == 0 and "4/5 < UT < 9/10:  ε = log(7/(10*(1 - UT)))" in out
+    code, _, err = cli("region", path, "--epsilon", "log(4)")
+    assert code == 2 and "interval family" in err

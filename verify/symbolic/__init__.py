@@ -6,4 +6,7 @@ probabilities are rational functions of parameters is itself a rational function
 ``levels``      closed-form (piecewise) Pufferfish and DP levels, leakage zero-sets
 ``region``      where a budget holds: exact intervals (one parameter), certified maps (several)
 ``plot``        the picture of a two-parameter map
+``families``    the level over an interval family with parametric bounds (a guarded envelope)
+``compare``     two levels compared as functions: exact differing sets, certified maps
+``certified_map`` where a transcendental inequality holds: interval arithmetic and bisection
 """

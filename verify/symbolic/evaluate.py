@@ -18,8 +18,9 @@ for each mechanism and prior, plus one per (pair, output) candidate; the univers
 space are bounded by ``max_datasets`` and ``max_outputs`` as in the point audit.
 
 Supported: ``table``, ``independent``, ``markov`` and ``uniform`` priors; every mechanism kind of
-the file format.  Interval families (Example 4.3) are refused: their level is an optimisation
-over the family, not a rational function.
+the file format.  Interval families (Example 4.3) are not single priors: the candidates here
+range over the finite priors (:attr:`SymbolicModel.finite_priors`), and
+:mod:`pufferfish.verify.symbolic.families` gives a family's level as a guarded envelope.
 
 >>> from pufferfish.models.parametric import load_parametric_model
 >>> from pufferfish.examples import example_path
@@ -91,6 +92,16 @@ class SymbolicModel:
         return self._values[location]
 
     # -- priors -------------------------------------------------------------------------------
+    @property
+    def finite_priors(self) -> list[str]:
+        """The priors that are single distributions (not interval families)."""
+        return [n for n, body in self.model.data["priors"].items() if "interval" not in body]
+
+    @property
+    def interval_families(self) -> list[str]:
+        """The interval-family priors (:mod:`pufferfish.verify.symbolic.families`)."""
+        return [n for n, body in self.model.data["priors"].items() if "interval" in body]
+
     def prior(self, name: str) -> dict[Dataset, object]:
         """``dataset -> θ(dataset)`` over the universe (zero entries left out)."""
         if name not in self._priors:
@@ -251,7 +262,7 @@ class SymbolicModel:
         """Definition 5 for one ordered pair of secrets (every finite prior and output)."""
         kernel = self.kernel(name)
         out: dict[tuple, Candidate] = {}
-        for prior_name in self.model.data["priors"]:
+        for prior_name in self.finite_priors:
             prior = self.prior(prior_name)
             a_first, b_first = self._joint(prior, kernel, first)
             a_second, b_second = self._joint(prior, kernel, second)
@@ -291,7 +302,7 @@ class SymbolicModel:
         """Definition 4: ``J_s(ω)·M - M_s·T(ω)`` for every secret, finite prior and output; the
         leakage is zero exactly where all of them vanish."""
         kernel = self.kernel(name)
-        for prior_name in self.model.data["priors"]:
+        for prior_name in self.finite_priors:
             prior = self.prior(prior_name)
             total = self.field.zero
             totals: dict = {}

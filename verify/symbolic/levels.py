@@ -17,6 +17,10 @@ its prior: the common zeros of the polynomials of
 or (one parameter) the finitely many common roots, or (several) the zero set of their gcd when
 it is not constant, reported as that polynomial.
 
+A model with interval-family priors (``000_65109fe28ca61d17.txt`` §4, Example 4.3, bounds possibly
+parametric) gets its Pufferfish level from :func:`family_level` (the maximum over guarded vertex
+candidates, :mod:`pufferfish.verify.symbolic.families`); its leakage zero-set is not computed.
+
 Cost: for ``m`` distinct ratios, ``m(m−1)/2`` root isolations, then ``m`` exact evaluations per
 cell.
 
@@ -42,11 +46,13 @@ from pufferfish.models.polynomials import (AlgebraicNumber, below, evaluate_term
                                            sign_at)
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.report import Explained
+from pufferfish.verify.symbolic.compare import Branch, Envelope, envelope_pieces
 from pufferfish.verify.symbolic.evaluate import Candidate, SymbolicModel
+from pufferfish.verify.symbolic.families import family_envelope
 from pufferfish.verify.symbolic.univariate import as_poly, decompose, exact_point, rational_between
 
 __all__ = ["Piece", "SymbolicLevel", "LeakageZeroSet", "MechanismSymbolic", "SymbolicAudit",
-           "symbolic_audit", "symbolic_level"]
+           "symbolic_audit", "symbolic_level", "family_level"]
 
 
 def _factored(element, box) -> sympy.Expr:
@@ -277,22 +283,59 @@ def leakage_zero_set(symbolic: SymbolicModel, name: str) -> LeakageZeroSet:
                           sympy.factor(common.as_expr()))
 
 
+def _pufferfish_level(symbolic: SymbolicModel, name) -> SymbolicLevel:
+    candidates = symbolic.pufferfish_candidates(name)
+    if not symbolic.interval_families:
+        return symbolic_level(symbolic, candidates, "Pufferfish")
+    return family_level(symbolic, name, candidates)
+
+
+def family_level(symbolic: SymbolicModel, name, candidates: list[Candidate]) -> SymbolicLevel:
+    """The Pufferfish level when some priors are interval families: the maximum over the finite
+    priors' candidates and every family's guarded envelope
+    (:func:`pufferfish.verify.symbolic.families.family_envelope`); each listed ratio says where it
+    counts (its guards), and with one parameter the exact pieces are read on the cells of
+    :func:`pufferfish.verify.symbolic.compare.envelope_pieces`."""
+    branches = [Branch(c.numerator, c.denominator, (), c.where) for c in candidates]
+    for family in symbolic.interval_families:
+        branches += family_envelope(symbolic, name, family).branches
+    envelope = Envelope(tuple(dict.fromkeys(branches)))
+    shown = []
+    for branch in envelope.branches:
+        if branch.ratio == symbolic.field.one:
+            continue
+        guards = "".join(f"; where {g.as_expr()} {'>' if strict else '>='} 0"
+                         for g, strict in branch.guards)
+        shown.append((None if branch.ratio is None else _factored(branch.ratio, symbolic.box),
+                       branch.where + guards))
+    shown = list(dict.fromkeys(shown))
+    if len(symbolic.box.names) != 1:
+        return SymbolicLevel("Pufferfish", tuple(shown), None, None)
+    pieces = []
+    for low, high, branch in envelope_pieces(envelope, symbolic.box.symbols, symbolic.box.low,
+                                             symbolic.box.high):
+        ratio = None if branch.ratio is None else _factored(branch.ratio, symbolic.box)
+        pieces.append(Piece(low, high, ratio, branch.where))
+    return SymbolicLevel("Pufferfish", tuple(shown), tuple(pieces), symbolic.box.names[0])
+
+
 def symbolic_audit(model: ParametricModel, max_datasets: int = DEFAULT_MAX_DATASETS,
                    max_outputs: int = DEFAULT_MAX_OUTPUTS, progress=None) -> SymbolicAudit:
     """Closed-form Pufferfish, DP and leakage levels of every mechanism and of the joint release."""
     symbolic = SymbolicModel(model, max_datasets, max_outputs)
     names = list(model.data.get("mechanisms") or {})
     results = []
+    families = symbolic.interval_families
     for name in names:
         if progress:
             progress(name)
         results.append(MechanismSymbolic(
-            name, symbolic_level(symbolic, symbolic.pufferfish_candidates(name), "Pufferfish"),
+            name, _pufferfish_level(symbolic, name),
             symbolic_level(symbolic, symbolic.dp_candidates(name), "DP"),
-            leakage_zero_set(symbolic, name)))
+            None if families else leakage_zero_set(symbolic, name)))
     joint = None
     if len(names) >= 2:
         if progress:
             progress("joint release")
-        joint = symbolic_level(symbolic, symbolic.pufferfish_candidates(tuple(names)), "Pufferfish")
+        joint = _pufferfish_level(symbolic, tuple(names))
     return SymbolicAudit(model.box.to_dict(), tuple(results), joint)

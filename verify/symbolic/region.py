@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import sympy
 
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.parametric import ParametricModel
 from pufferfish.models.polynomials import (AlgebraicNumber, BoundedPolynomial, evaluate_terms,
@@ -169,6 +169,11 @@ def region_candidates(symbolic: SymbolicModel, mechanism: str | None) -> tuple[l
     if not names:
         raise ModelError("the model has no mechanisms, so there is no budget to check",
                          "mechanisms")
+    if symbolic.interval_families:
+        name = symbolic.interval_families[0]
+        raise UnsupportedError(f"prior {name!r} is an interval family; regions are computed for "
+                               f"table, independent, markov and uniform priors (`pufferfish audit "
+                               f"--symbolic` gives an interval family's level)", f"priors.{name}")
     if mechanism is not None:
         if mechanism not in names:
             raise ModelError(f"no mechanism {mechanism!r}; the model has {', '.join(names)}",

@@ -93,9 +93,30 @@ def test_two_parameters_give_candidate_ratios_whose_maximum_is_the_level():
     assert data["symbolic"] is True and data["composition"]["candidate_ratios"]
 
 
-def test_interval_families_are_refused():
-    data = json.loads(example_path("collapse_interval_family.json").read_text())
-    data["parameters"] = {"p": ["0", "1"]}
+def test_parametric_interval_family_level_matches_the_point_audit():
+    from pufferfish.proofs_check.paper_000.symbolic_claims import example43_file
+    from pufferfish.verify.privacy.pufferfish import pufferfish_level
+
+    model = parse_parametric_model(example43_file(
+        {"LT": "1/5", "UT": ("2/5", "9/10"), "LF": "3/10", "UF": "1/2"}))
+    audit = symbolic_audit(model)
+    pieces = audit.mechanisms[0].pufferfish.pieces
+    assert [(str(p.low), str(p.high), str(p.ratio)) for p in pieces] == [
+        ("2/5", "4/5", "7/2"), ("4/5", "9/10", "7/(10*(1 - UT))")]
+    assert audit.mechanisms[0].leakage is None
+    for ut in (Fraction(2, 5), Fraction(1, 2), Fraction(4, 5), Fraction(17, 20), Fraction(9, 10)):
+        point = model.instantiate({"UT": ut})
+        exact = pufferfish_level(point, point.mechanism("collapse")).level_ratio
+        expected = max(Fraction(7, 2), Fraction(7, 10) / (1 - ut))
+        assert exact == expected, ut
+
+
+def test_regions_refuse_interval_families():
+    from pufferfish.proofs_check.paper_000.symbolic_claims import example43_file
     from pufferfish.models.errors import ModelError
+    from pufferfish.verify.symbolic.region import budget_region
+
+    model = parse_parametric_model(example43_file(
+        {"LT": "1/5", "UT": ("2/5", "9/10"), "LF": "3/10", "UF": "1/2"}))
     with pytest.raises(ModelError, match="interval family"):
-        symbolic_audit(parse_parametric_model(data))
+        budget_region(model, "log(4)", mechanism="collapse")
