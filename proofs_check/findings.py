@@ -5,7 +5,8 @@ The table is rendered from the JSON document of ``pufferfish theorems --json`` (
 README cannot drift from what the program finds: ``pufferfish theorems --markdown`` prints it,
 and ``tests/test_findings.py`` compares it with the README (``--update`` rewrites the section).
 One row per claim that does not hold — violated, undecided, failed to run or without
-instances — with its first counterexample or open interval as the check reported it.
+instances — by paper and claim id, with its first counterexample or open interval as the check
+reported it.
 
 >>> print(findings_markdown({"claims": 1, "instances": 3, "results": [
 ...     {"id": "x.thm1", "paper": "000_x.txt", "section": "§1", "status": "holds",
@@ -22,7 +23,9 @@ DETAIL_LENGTH = 220
 def findings_markdown(document: dict) -> str:
     """The summary line and the table of claims that do not hold, from ``theorems --json``."""
     results = document["results"]
-    failing = [r for r in results if r["status"] != "holds"]
+    # by paper and id: the registry's order depends on which claim modules were imported first
+    failing = sorted((r for r in results if r["status"] != "holds"),
+                     key=lambda r: (r["paper"], r["id"]))
     counts = {status: sum(r["status"] == status for r in results)
               for status in ("violated", "undecided", "error", "no instances")}
     head = f"{document['claims']} claims on {document['instances']} instances: "
