@@ -208,11 +208,34 @@ def violation(claim_id: str, paper: str, instance: Instance, detail: str, model:
     The counterexample's description names the claim, the paper, the instance and what failed.
     ``writer(model, description)`` turns the model into a file dict; the default is
     :func:`counterexample_dict` (Pufferfish model files); other model kinds pass their own writer.
+    A statement about no finite model (a continuous prior, a printed algorithm's parameters)
+    carries the instance's parameters instead, as exact strings, so the run can be reproduced.
     """
-    if model is None:
-        return ClaimOutcome(False, detail)
     description = f"counterexample to {claim_id} ({paper}): {instance.label}: {detail}"
+    if model is None:
+        return ClaimOutcome(False, detail, {"description": description,
+                                            "instance": jsonable_parameters(instance.params)})
     return ClaimOutcome(False, detail, (writer or counterexample_dict)(model, description))
+
+
+def jsonable_parameters(value: Any) -> Any:
+    """Instance parameters as JSON: exact numbers as strings (``"3/8"``), sequences as lists,
+    mappings with string keys, objects with ``to_dict()`` through it, anything else by ``str``."""
+    from fractions import Fraction
+
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable_parameters(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable_parameters(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return jsonable_parameters(value.to_dict())
+    return str(value)
 
 
 def _load_papers() -> None:

@@ -53,7 +53,7 @@ from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.registry import (Claim, ClaimOutcome, Instance, Mutant, counterexample_dict,
-                                              register)
+                                              register, violation)
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.privacy.dp import dp_level
 from pufferfish.verify.influence.curves import influence_curve
@@ -314,8 +314,9 @@ def _check_theorem9_centre(instance: Instance) -> ClaimOutcome:
         text = (f"a*_{claimed + 1}(b) ∈ {_bounds_text(result.left)}, a*_{i + 1}(b) ∈ "
                 f"{_bounds_text(result.right)}")
         if result.verdict == "violated":
-            return ClaimOutcome(False, f"(certified) the claimed worst coordinate has the smaller "
-                                       f"a*(b): {text}")
+            return violation("000.thm9.centre", PAPER, instance,
+                             f"(certified) the claimed worst coordinate has the smaller a*(b): "
+                             f"{text}")
         (undecided if result.verdict == "undecided" else compared).append(text)
     if undecided:
         return ClaimOutcome.undecided_at("(certified enclosures overlap) " + "; ".join(undecided))

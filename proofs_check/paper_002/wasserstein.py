@@ -276,10 +276,13 @@ def _check_flu_realizable(instance: Instance) -> ClaimOutcome:
     solutions = flu_all_individuals_system()
     if solutions:
         return ClaimOutcome(True, f"the linear system has solutions {solutions}")
-    return ClaimOutcome(False, "no prior (not even a signed measure) on the 16 datasets gives every "
-                        "individual the stated conditionals: exact linear solve is empty. Reason: "
-                        "N = 4 forces P(X_i = 1) = 4·P(N = 4) =: π for all i; then Σ_i P(N=n, X_i=1) "
-                        "= n·P(N=n) gives π = 2/11 for n = 1 but π = 2/5 for n = 2")
+    first, second = flu_conditionals()
+    printed = Instance(instance.label, {"P(N | X_i = 0)": first, "P(N | X_i = 1)": second})
+    return violation("002.flu.realizable", PAPER, printed,
+                     "no prior (not even a signed measure) on the 16 datasets gives every "
+                     "individual the stated conditionals: exact linear solve is empty. Reason: "
+                     "N = 4 forces P(X_i = 1) = 4·P(N = 4) =: π for all i; then Σ_i P(N=n, X_i=1) "
+                     "= n·P(N=n) gives π = 2/11 for n = 1 but π = 2/5 for n = 2")
 
 
 # --------------------------------------------------------------------------------------------
