@@ -83,12 +83,16 @@ class DaskEngine(Engine):
     ``address``.  ``dashboard`` is the link to the cluster's dashboard (for progress)."""
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        import dask
         from dask.distributed import Client, LocalCluster
 
         self._cluster = None
         if address is None:
-            self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1,
-                                         processes=True, dashboard_address=":0")
+            # One thread per worker (the tasks are pure Python) and no statistical profiler (it
+            # samples every thread and costs a few per cent of a CPU-bound task).
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1,
+                                             processes=True, dashboard_address=":0")
             self.client = Client(self._cluster)
             self.description = f"local Dask cluster of {workers or 2} worker processes"
         else:
