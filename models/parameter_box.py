@@ -71,6 +71,23 @@ class ParameterBox:
         return {n: [fraction_text(a), fraction_text(b)] for n, a, b in zip(self.names, self.low, self.high)}
 
 
+def bisect_widest(box: tuple[tuple[Fraction, Fraction], ...], width: Fraction
+                  ) -> tuple[tuple, tuple] | None:
+    """The two halves of a box of closed intervals cut across its widest side, or ``None`` when
+    that side is at most ``width`` (the box is as fine as the caller asked for).
+
+    >>> bisect_widest(((Fraction(0), Fraction(1)), (Fraction(0), Fraction(2))), Fraction(1, 4))
+    (((Fraction(0, 1), Fraction(1, 1)), (Fraction(0, 1), Fraction(1, 1))), ((Fraction(0, 1), Fraction(1, 1)), (Fraction(1, 1), Fraction(2, 1))))
+    """
+    widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
+    a, b = box[widest]
+    if b - a <= width:
+        return None
+    middle = (a + b) / 2
+    return (box[:widest] + ((a, middle),) + box[widest + 1:],
+            box[:widest] + ((middle, b),) + box[widest + 1:])
+
+
 def parse_parameters(raw: object, path: str = "parameters") -> ParameterBox:
     """Read ``{"p": [low, high], ...}``; refuses bad names and empty ranges."""
     if not isinstance(raw, Mapping) or not raw:

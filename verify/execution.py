@@ -26,6 +26,7 @@ environment variable ``PUFFERFISH_SCHEDULER``.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import count
 from typing import Any
@@ -39,16 +40,16 @@ ProgressCallback = Callable[[int, int], None]
 _task_numbers = count()
 
 
-class Engine:
+class Engine(ABC):
     """Runs lists of independent tasks; a context manager that releases what it started."""
 
     description = "in-process"
 
+    @abstractmethod
     def map(self, function: Callable[..., Any], argument_tuples: Iterable[Sequence[Any]],
             progress: ProgressCallback | None = None, shared: Any = None) -> list[Any]:
         """``[function(shared, *args) for args in argument_tuples]`` (``function(*args)`` when
         ``shared`` is None), results in input order.  ``shared`` is sent to each worker once."""
-        raise NotImplementedError
 
     @property
     def workers(self) -> int:

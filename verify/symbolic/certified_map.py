@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pufferfish.models.parameter_box import bisect_widest
 from pufferfish.models.polynomials import BoundedPolynomial, fraction_text
 from pufferfish.verify.numerics.intervals import interval_context, rational_interval
 
@@ -145,11 +146,9 @@ def certified_sign_map(gap: Callable, names: tuple[str, ...], bounds: Box, width
         if kind is not None:
             found[kind].append(box)
             continue
-        widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
-        a, b = box[widest]
-        if b - a <= width:
+        halves = bisect_widest(box, width)
+        if halves is None:
             found["undecided" if applies else "boundary"].append(box)
             continue
-        for half in ((a, (a + b) / 2), ((a + b) / 2, b)):
-            pending.append(box[:widest] + (half,) + box[widest + 1:])
+        pending.extend(halves)
     return SignMap(names, {k: tuple(sorted(v)) for k, v in found.items()}, width, witness)

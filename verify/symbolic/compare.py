@@ -46,6 +46,7 @@ from fractions import Fraction
 
 import sympy
 
+from pufferfish.models.parameter_box import bisect_widest
 from pufferfish.models.polynomials import (AlgebraicNumber, BoundedPolynomial, evaluate_terms,
                                            below, fraction_text, polynomial_terms, sign_at)
 from pufferfish.verify.symbolic.univariate import as_poly, decompose
@@ -430,13 +431,11 @@ def differing_map(first: Envelope, second: Envelope, names: tuple[str, ...], bou
         if kind is not None:
             found[kind].append(box)
             continue
-        widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
-        a, b = box[widest]
-        if b - a <= width:
+        halves = bisect_widest(box, width)
+        if halves is None:
             found["boundary"].append(box)
             continue
-        for half in ((a, (a + b) / 2), ((a + b) / 2, b)):
-            pending.append(box[:widest] + (half,) + box[widest + 1:])
+        pending.extend(halves)
     key = lambda box: tuple(a for a, _ in box)  # noqa: E731
     return DifferingMap(names, *(tuple(sorted(found[k], key=key)) for k in
                               ("equal", "differing", "boundary")), width)

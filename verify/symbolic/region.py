@@ -36,6 +36,7 @@ from fractions import Fraction
 
 import sympy
 
+from pufferfish.models.parameter_box import bisect_widest
 from pufferfish.models.errors import ModelError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.parametric import ParametricModel
@@ -260,13 +261,11 @@ def _map(symbolic: SymbolicModel, inner: list[dict], outer: list[dict], width: F
         if any(p.bounds(box)[0] > 0 for p in violated):
             outside.append(box)
             continue
-        widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
-        a, b = box[widest]
-        if b - a <= width:
+        halves = bisect_widest(box, width)
+        if halves is None:
             boundary.append(box)
             continue
-        for half in ((a, (a + b) / 2), ((a + b) / 2, b)):
-            pending.append(box[:widest] + (half,) + box[widest + 1:])
+        pending.extend(halves)
     key = lambda box: tuple(a for a, _ in box)  # noqa: E731
     return sorted(inside, key=key), sorted(outside, key=key), sorted(boundary, key=key)
 
