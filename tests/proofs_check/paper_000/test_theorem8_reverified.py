@@ -35,3 +35,12 @@ def test_the_symbolic_counterexample_is_a_brute_force_fact():
     exact = brute_force_ratio(result.first_counterexample, 2)
     assert exact == (Fraction(819, 100) - 81 * p / 10) / (p * (1 - p) * (10 * p + 1))
     assert theorem8_ratio(p, q, 2) == (10 * p**2 - 9 * p + 9) / (10 * p**2 + p) != exact
+
+
+def test_the_closed_form_counterexample_is_a_brute_force_fact():
+    result = run_claim(claims_for(claim_id="000.thm8.closed_form")[0])
+    assert result.status == "violated"
+    # p = 1/100, q = 1/10, T = 5, b = 2 (anti-correlated chain): log(90100/121) vs log(8911/11)
+    exact = brute_force_ratio(result.first_counterexample, 2)
+    assert exact == Fraction(90100, 121)
+    assert theorem8_ratio(Fraction(1, 100), Fraction(1, 10), 2) == Fraction(8911, 11) != exact

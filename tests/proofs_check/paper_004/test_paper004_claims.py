@@ -108,3 +108,15 @@ def test_profiles_and_unchanged_verdicts():
         "004.thm1.iii": 11, "004.thm3.ii": 15, "004.prop1.noninvertible": 3, "004.prop4": 14,
         "004.thm5.i": 7, "004.thm5.ii": 13, "004.thm5.equality": 2}
     assert REPORT.undecided == ()
+
+
+def test_thm2_iii_task1_counterexample_reverified_from_its_model_file():
+    """τ_g = 1 gives ε = 0, where δ is the largest total-variation distance between the
+    composition's output laws under two secrets: 1/2 > δ_g = 0, so no extension is DCP."""
+    result = REPORT.result("004.thm2.iii.task1")
+    assert result.first_violation.startswith("DP-like") and "τ_g = 1, δ_g = 0" in result.first_violation
+    model = parse_dcp_model(json.loads(json.dumps(result.first_counterexample)))
+    rows = _joint(model)
+    delta_at_zero = max(sum(max(Q(0), p - rows[t].get(y, Q(0))) for y, p in rows[s].items())
+                        for s, t in model.directions())
+    assert delta_at_zero == Q(1, 2)
