@@ -59,3 +59,20 @@ def test_algorithm4_as_printed_has_no_finite_quilt_for_a_single_node():
     assert (instance["T"], instance["pi"], instance["g"]) == (1, "1/3", "3/10")
     low, _ = log_enclosure(Fraction(3), 64)
     assert low / Fraction(3, 10) > 3 > 1
+
+
+def test_b10_gamma_of_a_flipping_chain_is_41_by_its_definition():
+    """002.B10.gamma_formula at p0 = p1 = 1/10: exp(2γ) is the largest ratio of
+    Pr[X_i = s | neighbours] when one neighbour changes; for an interior node of a binary chain
+    Pr[X_i = s | a, b] ∝ T(a, s)·T(s, b), which this test evaluates from the kernel directly."""
+    result = result_of("002.B10.gamma_formula")
+    assert "from the definition = 41" in result.first_violation
+    one, nine = Fraction(1, 10), Fraction(9, 10)
+    for kernel in ({(0, 0): one, (0, 1): nine, (1, 0): nine, (1, 1): one},     # p = stay
+                   {(0, 0): nine, (0, 1): one, (1, 0): one, (1, 1): nine}):    # p = move
+        def given(s: int, a: int, b: int) -> Fraction:
+            weights = [kernel[(a, t)] * kernel[(t, b)] for t in (0, 1)]
+            return weights[s] / sum(weights)
+        ratio = max(given(s, a, b) / given(s, 1 - a, b)
+                    for s, a, b in product((0, 1), repeat=3))
+        assert ratio == 41
