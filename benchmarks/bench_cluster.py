@@ -15,7 +15,8 @@ is parsed and (for the cluster) after the cluster has started:
 * the scaling note: per-block task cost and scheduler overhead per task (measured on trivial
   tasks), and the resulting estimate ``blocks × per-block cost / W + blocks × overhead`` for
   16 and 64 workers;
-* with ``--largest S``: the largest 2^n audited within S seconds each way (doubling n by one).
+* with ``--largest S [--largest-from N]``: the largest 2^n audited within S seconds each way (n
+  up by one while the next size's predicted time, from the growth so far, is within S).
 
 The start-up of the local cluster (about 1–4 s) is printed separately: it is paid once per run.
 The sweep runs on a cluster of its own, started after the audits.
@@ -47,21 +48,27 @@ def timed(function):
 
 
 def audit(attributes: int, engine):
-    limit = max(10**6, 2**attributes)
-    model = parse_model(model_dict(attributes), max_datasets=limit)
-    return timed(lambda: audit_model(model, max_datasets=limit, engine=engine).to_dict())
+    """The audit with the default ``--max-datasets`` (it bounds a block, not the universe)."""
+    model = parse_model(model_dict(attributes))
+    return timed(lambda: audit_model(model, engine=engine).to_dict())
 
 
-def largest(seconds: float, engine, start: int) -> tuple[int, float]:
-    """The largest n (from ``start``) whose audit finished within ``seconds``, and its time."""
-    best = (start - 1, 0.0)
-    n = start
+def largest(seconds: float, engine, start: int) -> tuple[int, float, float, bool]:
+    """``(n, its time, time of n + 1, whether that time was measured)``: the largest 2^n (from ``start``, one attribute
+    more each time) whose audit finished within ``seconds``.  Time doubles with each attribute, so
+    the next size is run only while its predicted time — the last time times the last growth
+    factor, at least 2 — is within ``seconds``; the prediction that stopped the search is
+    returned, not run."""
+    best, previous, n = (start - 1, 0.0), None, start
     while True:
         elapsed, _ = audit(n, engine)
         if elapsed > seconds:
-            return best
+            return best[0], best[1], elapsed, True
         best = (n, elapsed)
-        n += 1
+        growth = max(2.0, elapsed / previous) if previous else 2.0
+        if elapsed * growth > seconds:
+            return n, elapsed, elapsed * growth, False
+        previous, n = elapsed, n + 1
 
 
 def main() -> None:
@@ -69,9 +76,12 @@ def main() -> None:
     parser.add_argument("--attributes", type=int, default=20)
     parser.add_argument("--sweep-paper", default=None, help="only this paper's claims")
     parser.add_argument("--largest", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--largest-from", type=int, default=None, metavar="N",
+                        help="first n tried by --largest (default: --attributes)")
     args = parser.parse_args()
     claims = claims_for(paper=args.sweep_paper) if args.sweep_paper else all_claims()
     alone = InProcessEngine()
+    first = args.largest_from or args.attributes
 
     one_time, one = audit(args.attributes, alone)
     sweep_one_time, sweep_one = timed(lambda: run_claims(claims).to_dict())
@@ -79,13 +89,12 @@ def main() -> None:
     with cluster:
         two_time, two = audit(args.attributes, cluster)
         overhead_time, _ = timed(lambda: cluster.map(abs, [(k,) for k in range(400)]))
-        largest_two = largest(args.largest, cluster, args.attributes) if args.largest else None
+        largest_two = largest(args.largest, cluster, first) if args.largest else None
     with engine_from(workers=2) as cluster:  # a fresh cluster: no state left by the audits
         sweep_two_time, sweep_two = timed(lambda: run_claims(claims, engine=cluster).to_dict())
-    largest_one = largest(args.largest, alone, args.attributes) if args.largest else None
+    largest_one = largest(args.largest, alone, first) if args.largest else None
 
-    blocks = len(block_plan(parse_model(model_dict(args.attributes),
-                                        max_datasets=max(10**6, 2**args.attributes)), 8))
+    blocks = len(block_plan(parse_model(model_dict(args.attributes)), 8))
     per_task = overhead_time / 400
     print(f"local cluster start-up: {start_time:.1f} s")
     print(f"{'job':<28} {'1 process s':>11} {'2 workers s':>11} {'speed-up':>8}  equal")
@@ -102,9 +111,11 @@ def main() -> None:
         print(f"  estimate on {workers} workers: {estimate:.1f} s for 2^{args.attributes}, "
               f"{estimate * 16:.0f} s for 2^{args.attributes + 4}")
     if args.largest:
-        print(f"largest universe audited within {args.largest:.0f} s: one process "
-              f"2^{largest_one[0]} ({largest_one[1]:.0f} s), 2 workers 2^{largest_two[0]} "
-              f"({largest_two[1]:.0f} s)")
+        for label, (n, elapsed, following, measured) in (("one process", largest_one),
+                                                          ("2 workers", largest_two)):
+            verb = "took" if measured else "would take about"
+            print(f"largest universe audited within {args.largest:.0f} s, {label}: 2^{n} "
+                  f"({elapsed:.0f} s; 2^{n + 1} {verb} {following:.0f} s)")
 
 
 if __name__ == "__main__":

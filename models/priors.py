@@ -70,6 +70,12 @@ class Prior(ABC):
         Priors without a product or chain structure give one block, the whole support."""
         return [((), Fraction(1))]
 
+    def block_bound(self, depth: int) -> int:
+        """An upper bound on the datasets of positive probability in any one block of
+        :meth:`prefix_blocks` at ``depth`` (no enumeration); the whole support's bound for priors
+        that are not split."""
+        return self.support_bound()
+
     def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
         """The part of the support whose datasets start with ``prefix`` (a block from
         :meth:`prefix_blocks`), in enumeration order."""
@@ -152,6 +158,9 @@ class IndependentPrior(Prior):
     def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
         return self._grow([((), Fraction(1))], self.marginals[:depth])
 
+    def block_bound(self, depth: int) -> int:
+        return prod(len(m) for m in self.marginals[depth:])
+
     def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
         return iter(self._grow([(prefix, probability)], self.marginals[len(prefix):]))
 
@@ -224,6 +233,16 @@ class MarkovPrior(Prior):
 
     def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
         return list(self._extend((), Fraction(1), max(0, min(depth, len(self.attributes)))))
+
+    def block_bound(self, depth: int) -> int:
+        if depth <= 0:
+            return self.support_bound()
+        bound = 1
+        for kernel in self.transitions[depth - 1:]:
+            bound *= max((len(row) for row in kernel.values()), default=0)
+            if bound > 10**18:
+                return bound
+        return bound
 
     def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
         return self._extend(prefix, probability, len(self.attributes))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help,
+from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
                                    parse_epsilon, positive_int, verdict)
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                     execution_engine)
@@ -32,7 +32,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--symbolic", action="store_true",
                         help="parametric models: each level as a closed-form (piecewise, for one "
                              "free parameter) expression in the parameters")
-    add_common_options(parser, datasets=True, outputs=True)
+    add_common_options(parser, outputs=True, datasets=(
+        "the most datasets one task enumerates: a block of a prior or of the universe (the whole "
+        "universe for explicit universes, records and --group); the universe's size is not "
+        "limited, its memory is estimated first and refused only beyond this machine's"))
     add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
@@ -43,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         return run_symbolic(args)
     from pufferfish.models.parametric import load_model_at
     from pufferfish.verify.privacy.audit import audit_model
+    from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
 
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
@@ -58,10 +62,13 @@ def run(args: argparse.Namespace) -> int:
         blocks.update(100 * done // total, f"{done}/{total}, about {left:.0f} s left")
         if done == total:
             blocks.close()
+    def announce(plan) -> None:
+        if plan.datasets > BLOCK_DATASETS:  # the work is split: say how, and what it will need
+            note(args, plan.explain(engine.workers))
     try:
         with execution_engine(args) as engine:
             result = audit_model(model, budget, args.group, args.max_datasets, args.max_outputs,
-                                 progress.step, engine, block_done)
+                                 progress.step, engine, block_done, announce)
     finally:
         blocks.close()
         progress.close()

@@ -133,11 +133,12 @@ def output_folder(text: str) -> str:
 
 # --- options ---------------------------------------------------------------------------------
 
-def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = False,
+def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str = False,
                        outputs: bool = False) -> None:
     """``--json``, ``--output``, ``--quiet``, ``--debug`` on every command, and the enumeration
-    limits only where they apply (``datasets``: the command enumerates a model's datasets;
-    ``outputs``: it enumerates mechanism outputs)."""
+    limits only where they apply (``datasets``: the command enumerates a model's datasets — a
+    string is the limit's help when it means more than the default; ``outputs``: it enumerates
+    mechanism outputs)."""
     from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
     from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
@@ -151,8 +152,9 @@ def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = Fals
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     if datasets:
         parser.add_argument("--max-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
-                            help=f"refuse to enumerate more datasets than this "
-                                 f"(default {DEFAULT_MAX_DATASETS:,})")
+                            help=(datasets if isinstance(datasets, str) else
+                                  "refuse to enumerate more datasets than this")
+                                 + f" (default {DEFAULT_MAX_DATASETS:,})")
     if outputs:
         parser.add_argument("--max-outputs", type=positive_int, default=DEFAULT_MAX_OUTPUTS,
                             help=f"refuse mechanisms with more outputs "

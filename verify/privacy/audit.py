@@ -25,11 +25,12 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
+from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
 from pufferfish.verify.privacy.blocks import (audited_secrets, block_plan, merge_block_sums,
                                               shippable, support_block_sums)
 from pufferfish.verify.privacy.composition import CompositionResult, composition_result
 from pufferfish.verify.privacy.dp import DPResult, dp_level
-from pufferfish.verify.privacy.dp_blocks import dp_level_blocked
+from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked
 from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
 from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_from_joints
@@ -119,7 +120,8 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
                 max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
                 progress: Callable[[str], None] | None = None,
                 engine: Engine | None = None,
-                block_progress: ProgressCallback | None = None) -> ModelAudit:
+                block_progress: ProgressCallback | None = None,
+                announce: Callable[[AuditPlan], None] | None = None) -> ModelAudit:
     """Audit every mechanism of ``model`` and their joint release.
 
     ``progress(name)`` is called as each mechanism is audited, ``block_progress(done, total)`` as
@@ -130,6 +132,10 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     bit, as :func:`~pufferfish.verify.privacy.pufferfish.pufferfish_level`,
     :func:`~pufferfish.verify.privacy.dp.dp_level`, :func:`~pufferfish.verify.privacy.leakage.leakage`
     and :func:`~pufferfish.verify.privacy.composition.composition_audit` called one by one.
+
+    ``max_datasets`` bounds one block (the most datasets a task enumerates), not the universe:
+    :func:`~pufferfish.verify.privacy.audit_plan.plan_audit` checks the blocks and the estimated
+    memory before anything runs, and ``announce(plan)`` receives that plan.
 
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
@@ -143,11 +149,12 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         relations.append("record")
     if group is not None:
         relations.append(f"group:{group}")
-    for prior in model.finite_priors.values():
-        prior.require_support_within(max_datasets)
+    plan = plan_audit(model, engine.workers, max_datasets, group is not None)
+    if announce:
+        announce(plan)
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
-    blocks = engine.map(support_block_sums, block_plan(model, 4 * engine.workers),
+    blocks = engine.map(support_block_sums, block_plan(model, 4 * engine.workers, max_datasets),
                         progress=block_progress, shared=shippable(model))
     groups, first = merge_block_sums(blocks, list(model.finite_priors), len(slots))
     family_datasets = [d for family in model.interval_families.values()
@@ -168,6 +175,8 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
                   for prior, per_slot in groups.items()}
         return joints, table
 
+    entry_levels = dp_levels_blocked(model.universe, mechanisms, max_outputs, engine,
+                                     4 * engine.workers, max_datasets)
     audits = []
     individual = []
     for slot, mechanism in enumerate(mechanisms):
@@ -177,7 +186,10 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         puffer = pufferfish_from_joints(model, mechanism.name, joints, table, budget)
         individual.append(puffer if budget is None else
                           pufferfish_from_joints(model, mechanism.name, joints, table))
-        dps = tuple(_dp(model, mechanism, r, max_datasets, max_outputs, engine) for r in relations)
+        dps = tuple(entry_levels[slot] if relation == "entry" and entry_levels[slot] is not None
+                    else dp_level(model.universe, mechanism, relation, None, max_datasets,
+                                  max_outputs)
+                    for relation in relations)
         leak = leakage_from_joints(model, mechanism.name, joints)
         audits.append(MechanismAudit(mechanism.name, puffer, dps, leak))
     composition, note = None, ""
@@ -193,14 +205,3 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
             composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget)
 
-
-def _dp(model: PufferfishModel, mechanism, relation: str, max_datasets: int, max_outputs: int,
-        engine: Engine) -> DPResult:
-    """One DP level: split into blocks for ``entry`` on a product universe, else one scan."""
-    if relation == "entry":
-        model.universe.require_enumerable(max_datasets)
-        result = dp_level_blocked(model.universe, mechanism, max_outputs, engine,
-                                  4 * engine.workers)
-        if result is not None:
-            return result
-    return dp_level(model.universe, mechanism, relation, None, max_datasets, max_outputs)

@@ -77,16 +77,18 @@ def audited_secrets(model: PufferfishModel) -> list:
     return list(secrets.values())
 
 
-def block_plan(model: PufferfishModel, tasks_wanted: int = 1) -> list[tuple[str, tuple, Fraction]]:
+def block_plan(model: PufferfishModel, tasks_wanted: int = 1,
+               max_block: int = BLOCK_DATASETS) -> list[tuple[str, tuple, Fraction]]:
     """The blocks of every finite prior, ``(prior name, prefix, Pr[prefix])`` in audit order: each
     prior cut at the shallowest depth giving at least ``tasks_wanted`` blocks and at most
-    :data:`BLOCK_DATASETS` datasets per block (as far as its structure allows)."""
+    ``min(max_block, BLOCK_DATASETS)`` datasets per block (as far as its structure allows:
+    :meth:`~pufferfish.models.priors.Prior.block_bound`)."""
+    target = min(max_block, BLOCK_DATASETS)
     plan = []
     for name, prior in model.finite_priors.items():
-        bound = prior.support_bound()
         depth, blocks = 0, [((), Fraction(1))]
         while blocks and depth < model.universe.width and (
-                len(blocks) < tasks_wanted or bound // len(blocks) > BLOCK_DATASETS):
+                len(blocks) < tasks_wanted or prior.block_bound(depth) > target):
             deeper = prior.prefix_blocks(depth + 1)
             if deeper == [((), Fraction(1))]:
                 break  # the prior is not split into blocks

@@ -1,0 +1,95 @@
+"""``--max-datasets`` bounds one block of an audit, not the universe
+(:mod:`pufferfish.verify.privacy.audit_plan`): a universe larger than the limit is audited in
+blocks below it with the same result; a block that cannot be cut below the limit, a scan of the
+whole universe above it, and a run whose memory estimate exceeds the machine are refused before
+any work, with located errors."""
+
+from __future__ import annotations
+
+import json
+import pytest
+
+from pufferfish.cli.main import main
+from pufferfish.examples import example_path
+from pufferfish.models.errors import TooLargeError
+from pufferfish.models.files.pufferfish_file import parse_model
+from pufferfish.models.files.json_io import read_json_file
+from pufferfish.verify.privacy import audit_plan
+from pufferfish.verify.privacy.audit import audit_model
+from pufferfish.verify.privacy.audit_plan import plan_audit
+
+
+def product_model(attributes: int) -> dict:
+    """The quickstart on ``attributes`` binary attributes (fair and sticky priors)."""
+    data = read_json_file(example_path("quickstart.json"))
+    names = [f"x{i}" for i in range(1, attributes + 1)]
+    data["attributes"] = names
+    data["priors"]["fair"] = {"independent": {a: {"0": "1/2", "1": "1/2"} for a in names}}
+    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2"]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
+    return data
+
+
+def test_a_universe_above_the_limit_is_audited_in_blocks_with_the_same_result():
+    model = parse_model(product_model(10))
+    plan = plan_audit(model, max_datasets=50)
+    assert plan.datasets == 1024 and plan.largest_block <= 50
+    assert plan.prior_blocks >= 2 * 1024 // 50 and plan.dp_blocks >= 1024 // 50
+    assert audit_model(model, max_datasets=50).to_dict() == audit_model(model).to_dict()
+
+
+def test_a_prior_that_cannot_be_cut_below_the_limit_is_refused_at_the_prior():
+    data = product_model(6)
+    data["priors"]["listed"] = {"table": [[[v >> k & 1 for k in range(6)], "1/64"]
+                                          for v in range(64)]}
+    model = parse_model(data)
+    with pytest.raises(TooLargeError) as error:
+        audit_model(model, max_datasets=40)
+    assert "prior 'listed'" in error.value.reason and "per block" in error.value.reason
+    assert error.value.path == "priors.listed"
+    assert audit_model(model, max_datasets=64).mechanisms  # the table fits one block of 64
+
+
+def test_scans_of_the_whole_universe_keep_the_universe_limit():
+    model = parse_model(product_model(8))
+    audit_model(model, max_datasets=100)  # entry DP and priors are cut into blocks
+    with pytest.raises(TooLargeError, match="256 datasets"):
+        audit_model(model, group=2, max_datasets=100)  # group DP scans every pair
+
+
+def test_a_run_needing_more_memory_than_the_machine_is_refused_before_it_starts(monkeypatch):
+    model = parse_model(product_model(8))
+    plan = plan_audit(model)
+    assert plan.memory_bytes > plan.worker_memory_bytes > audit_plan.BASE_BYTES
+    monkeypatch.setattr(audit_plan, "physical_memory", lambda: plan.memory_bytes - 1)
+    with pytest.raises(TooLargeError, match="memory"):
+        audit_model(model)
+
+
+def test_the_memory_estimate_grows_with_the_universe_and_the_mechanisms():
+    small, large = (plan_audit(parse_model(product_model(n))) for n in (8, 12))
+    extra = 16 * (2**12 - 2**8) * 2  # two int64 key numbers per dataset and mechanism
+    assert large.memory_bytes - small.memory_bytes >= extra
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_command_states_the_plan_of_a_split_audit(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(product_model(16)), encoding="utf-8")
+    code, out, err = run(capsys, "audit", str(path), "--max-datasets", "5000", "--json")
+    assert code == 0 and json.loads(out)["mechanisms"]
+    assert "audit plan: 65,536 datasets" in err and "of at most 4,096 datasets each" in err
+    assert "audit plan" not in run(capsys, "audit", str(path), "--quiet")[2]
+    monkeypatch.setattr(audit_plan, "physical_memory", lambda: 2**20)
+    code, out, err = run(capsys, "audit", str(path))
+    assert code == 2 and "memory" in err and "Traceback" not in err and not out
+
+
+def test_small_models_print_no_plan(capsys):
+    code, _, err = run(capsys, "audit", str(example_path("quickstart.json")))
+    assert code == 0 and "audit plan" not in err

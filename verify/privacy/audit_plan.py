@@ -1,0 +1,128 @@
+"""What an exact audit will enumerate, checked before it starts: blocks, the largest block, and
+an estimate of the memory it needs.
+
+An audit (:func:`pufferfish.verify.privacy.audit.audit_model`) never holds a whole prior's support:
+each prior is cut into blocks (:func:`~pufferfish.verify.privacy.blocks.block_plan`) and per-entry
+DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`).  So the limit a
+user sets with ``--max-datasets`` applies to **one block** — the most datasets one task enumerates
+at once — and the size of the whole universe is not refused by a count but *stated*: the plan says
+how many datasets and blocks there are and estimates the memory of the run; only a run whose
+estimate exceeds this machine's physical memory is refused before it starts.  The time is not
+guessed before any work is done: the audit's progress line states the time left from the first
+finished blocks on.
+
+Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets per
+DP block with ``C = Σ(d_i − 1)`` neighbours each, ``P`` datasets in the largest prior block):
+
+* this process: ``BASE + 16·N·M`` (each mechanism's kernel-key number per dataset, int64, held
+  once as the tasks return them and once renumbered) ``+ TASK``;
+* each Dask worker: ``BASE + 8·N·M`` (the renumbered keys, sent once) ``+ TASK``;
+* ``TASK = max(32·B·C, 200·P)``: a DP block's neighbour arrays (indices, codes and the sort's
+  copies), or a prior block's datasets with their integer weights (about 200 bytes each).
+
+Explicit universes and the record and group relations scan pairs one by one; their block is the
+whole universe, so ``--max-datasets`` bounds the universe for them.
+
+>>> from pufferfish.examples import example_path
+>>> from pufferfish.models.files.pufferfish_file import load_model
+>>> plan = plan_audit(load_model(example_path("quickstart.json")))
+>>> plan.datasets, plan.prior_blocks, plan.dp_blocks, plan.largest_block
+(8, 8, 4, 2)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from pufferfish.models.errors import TooLargeError
+from pufferfish.models.model import PufferfishModel
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
+from pufferfish.verify.privacy.blocks import block_plan
+from pufferfish.verify.privacy.dp_blocks import dp_block_count
+
+BASE_BYTES = 150 * 2**20
+"""Memory of a process that has imported the toolkit (Python, NumPy, SymPy, Dask's client)."""
+
+BYTES_PER_PRIOR_DATASET = 200
+"""A dataset of a prior block as enumerated: its tuple of values and its integer weight."""
+
+
+@dataclass(frozen=True)
+class AuditPlan:
+    """The work of one audit: ``datasets`` in the universe, ``prior_blocks`` and ``dp_blocks``
+    tasks, ``largest_block`` datasets in one task, and the estimated peak memory of this process
+    and of each worker (bytes)."""
+
+    datasets: int
+    prior_blocks: int
+    dp_blocks: int
+    largest_block: int
+    memory_bytes: int
+    worker_memory_bytes: int
+
+    def explain(self, workers: int = 1) -> str:
+        """One line for the audit's stderr notes."""
+        where = (f"about {_size(self.memory_bytes)} of memory here" if workers <= 1 else
+                 f"about {_size(self.memory_bytes)} here and {_size(self.worker_memory_bytes)} "
+                 f"per worker")
+        return (f"audit plan: {self.datasets:,} datasets in {self.prior_blocks:,} prior "
+                f"blocks and {self.dp_blocks:,} DP blocks of at most "
+                f"{self.largest_block:,} datasets each; {where}")
+
+
+def plan_audit(model: PufferfishModel, workers: int = 1,
+               max_datasets: int = DEFAULT_MAX_DATASETS, group: bool = False) -> AuditPlan:
+    """The plan of ``audit_model(model, max_datasets=max_datasets)`` on ``workers`` workers
+    (``group``: group DP is asked for, a scan of the whole universe).
+
+    Raises :class:`TooLargeError` when one block would enumerate more than ``max_datasets``
+    datasets (located at the prior, or at the universe for scans that cannot be split), or when
+    the estimated memory exceeds this machine's physical memory.  Cost: ``O(blocks)``, no
+    enumeration.
+    """
+    universe = model.universe
+    plan = block_plan(model, 4 * workers, max_datasets)
+    prior_block = 0
+    for name, prefix, _ in plan:
+        bound = model.finite_priors[name].block_bound(len(prefix))
+        if bound > max_datasets:
+            raise TooLargeError(
+                f"a block of prior {name!r} may give positive probability to {bound:,} "
+                f"datasets, more than the limit of {max_datasets:,} per block; the prior cannot "
+                f"be cut finer (only product and chain priors are split by their first "
+                f"attributes); raise the limit with --max-datasets", f"priors.{name}")
+        prior_block = max(prior_block, bound)
+    mechanisms = len(model.mechanisms)
+    whole_scan = (group or universe.explicit is not None
+                  or any(len(record) > 1 for record in universe.records))
+    if whole_scan:
+        universe.require_enumerable(max_datasets)
+    dp_blocks = 1 if universe.explicit is not None else dp_block_count(universe, 4 * workers,
+                                                                        max_datasets)
+    dp_block = universe.size // dp_blocks
+    neighbours = sum(len(domain) - 1 for domain in universe.domains)
+    task = max(32 * dp_block * neighbours, BYTES_PER_PRIOR_DATASET * prior_block)
+    keys = 8 * universe.size * mechanisms
+    result = AuditPlan(universe.size, len(plan), dp_blocks,
+                       max(prior_block, universe.size if whole_scan else dp_block),
+                       BASE_BYTES + 2 * keys + task, BASE_BYTES + keys + task)
+    available = physical_memory()
+    if available is not None and result.memory_bytes > available:
+        raise TooLargeError(
+            f"auditing {size_text(universe.size)} datasets needs about "
+            f"{_size(result.memory_bytes)} of memory in this process (one int64 per dataset and "
+            f"mechanism for per-entry DP, twice), more than this machine's {_size(available)}")
+    return result
+
+
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, or ``None`` where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**30:.1f} GB" if count >= 2**30 else f"{count / 2**20:.0f} MB"
