@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from itertools import product
 
+from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.registry import claims_for
 from pufferfish.proofs_check.runner import run_claim
 from pufferfish.verify.numerics.intervals import log_enclosure
@@ -76,3 +78,133 @@ def test_b10_gamma_of_a_flipping_chain_is_41_by_its_definition():
         ratio = max(given(s, a, b) / given(s, 1 - a, b)
                     for s, a, b in product((0, 1), repeat=3))
         assert ratio == 41
+
+
+# --- 002.claimB11.exact_influence: Algorithm 5 with max-influence computed from the joint law ---
+
+def chain_joint(model_file: dict) -> dict[tuple[int, ...], Fraction]:
+    """The law of (X_1, ..., X_T) from the model file's ``markov`` prior, by the product rule
+    P(x) = μ(x_1) Π_t P(x_t, x_{t+1}); checked against the loaded model's prior."""
+    (prior,) = model_file["priors"].values()
+    initial = {int(s): Fraction(p) for s, p in prior["markov"]["initial"].items()}
+    kernel = {(int(s), int(t)): Fraction(p) for s, row in prior["markov"]["transition"].items()
+              for t, p in row.items()}
+    T = len(model_file["attributes"])
+    joint = {}
+    for x in product(model_file["domain"], repeat=T):
+        p = initial.get(x[0], Fraction(0))
+        for s, t in zip(x, x[1:]):
+            p *= kernel.get((s, t), Fraction(0))
+        joint[x] = p
+    (loaded,) = parse_model(model_file).priors.values()
+    assert all(loaded.probability(x) == p for x, p in joint.items())
+    return joint
+
+
+def max_influence_ratio(joint: dict, i: int, quilt: tuple[int, ...]) -> Fraction | None:
+    """exp e(X_Q | X_i) of Definition 4.1 (one θ): the largest P(x_Q | X_i = a) / P(x_Q | X_i = b)
+    over values a, b of positive probability and x_Q; None when it is infinite.  Nodes are
+    numbered from 1."""
+    given: dict[int, dict[tuple, Fraction]] = {}
+    for x, p in joint.items():
+        row = given.setdefault(x[i - 1], {})
+        key = tuple(x[q - 1] for q in quilt)
+        row[key] = row.get(key, Fraction(0)) + p
+    rows = [{key: p / sum(row.values()) for key, p in row.items()}
+            for row in given.values() if sum(row.values())]
+    worst = Fraction(1)
+    for top, bottom in product(rows, repeat=2):
+        for key, p in top.items():
+            if p and not bottom.get(key):
+                return None
+            if p:
+                worst = max(worst, p / bottom[key])
+    return worst
+
+
+def quilt_scores(joint: dict, i: int, epsilon: Fraction) -> list[tuple]:
+    """Every Markov quilt {X_{i−a}, X_{i+b}} of X_i in the chain (a side at X_0 or X_{T+1} left
+    out; S_{Q,i} of §4.1 with no distance threshold) as ``(quilt, card(X_N), exp e(X_Q|X_i),
+    score_low, score_high)``: the score card(X_N)/(ε − e(X_Q|X_i)) of Algorithm 2 certified,
+    card(X_N) = a + b − 1; quilts with e ≥ ε (score ∞) omitted."""
+    T = len(next(iter(joint)))
+    scores = []
+    for a in range(1, i + 1):
+        for b in range(1, T - i + 2):
+            quilt = tuple(q for q in (i - a, i + b) if 1 <= q <= T)
+            ratio = max_influence_ratio(joint, i, quilt)
+            if ratio is None:
+                continue
+            low, high = (Fraction(v) for v in log_enclosure(ratio, 96))
+            if low >= epsilon:
+                continue
+            assert high < epsilon, f"undecided: e = log {ratio} against ε = {epsilon}"
+            card = a + b - 1
+            scores.append((quilt, card, ratio, card / (epsilon - low), card / (epsilon - high)))
+    return scores
+
+
+def best_quilt(joint: dict, i: int, epsilon: Fraction) -> tuple:
+    """FindBestMarkovQuilt(i, ε): the quilt of least score, certified to beat every other."""
+    best, *rest = sorted(quilt_scores(joint, i, epsilon), key=lambda s: s[3])
+    assert all(best[4] < other[3] for other in rest), "the best quilt is not certified"
+    return best
+
+
+def fast_markov_quilt(joint: dict, epsilon: Fraction) -> tuple[tuple, Fraction, Fraction]:
+    """Algorithm 5 run literally from i = ⌊T/2⌋: the last best quilt and an enclosure of σ_max;
+    the run must end on a quilt with both sides inside the chain (Claim B.11's hypothesis)."""
+    T = len(next(iter(joint)))
+    i, explored, low, high = T // 2, set(), Fraction(0), Fraction(0)
+    while i not in explored:
+        explored.add(i)
+        best = best_quilt(joint, i, epsilon)
+        low, high = max(low, best[3]), max(high, best[4])
+        has_left, has_right = any(q < i for q in best[0]), any(q > i for q in best[0])
+        if has_left == has_right:
+            break
+        i = i - 1 if has_left else i + 1
+    assert has_left and has_right, "Algorithm 5 ended on a boundary quilt: Claim B.11 does not apply"
+    return best, low, high
+
+
+def test_claim_b11_with_exact_influence_leaves_node_4_under_protected():
+    """002.claimB11.exact_influence, T = 5, flip probability 9/10, X_1 = 0 surely, ε = 5:
+    Algorithm 5 starts at X_2, whose best quilt {X_1, X_3} (interior) scores 1/(5 − log 9) ≈ 0.357
+    (X_1 is constant, and P(X_3 | X_2) has ratio 9); but every quilt of X_4 scores at least 4/5 —
+    the best is {X_1}, of max-influence 0 since X_1 is constant, while the shifted quilt
+    {X_3, X_5} has e = log(15309/61) ≈ 5.53 > ε.  The chain does not start in its stationary law, so the
+    shift does not carry X_2's score to X_4."""
+    result = result_of("002.claimB11.exact_influence")
+    assert "ε=5" in result.first_violation
+    epsilon = Fraction(5)
+    joint = chain_joint(result.first_counterexample)
+    assert {x[0] for x, p in joint.items() if p} == {0}
+    (quilt, card, ratio, _, _), fast_low, fast_high = fast_markov_quilt(joint, epsilon)
+    assert (quilt, card, ratio) == ((1, 3), 1, 9)
+    assert Fraction(35, 100) < fast_low < fast_high < Fraction(36, 100)   # 1/(5 − log 9)
+    node4 = quilt_scores(joint, 4, epsilon)
+    assert min(s[3] for s in node4) == Fraction(4, 5)                   # σ_4 = 4/5 ...
+    assert ((1,), 4, 1, Fraction(4, 5), Fraction(4, 5)) in node4        # ... from {X_1}
+    assert max_influence_ratio(joint, 4, (3, 5)) == Fraction(15309, 61)
+    assert (3, 5) not in [s[0] for s in node4]                          # its score is ∞
+    assert not any(c <= card and r <= ratio for _, c, r, _, _ in node4)  # no quilt as good
+    assert fast_high < Fraction(4, 5)
+
+
+def test_claim_b11_with_exact_influence_holds_on_the_stationary_chain():
+    """The guard: the same chain started in its stationary law (1/2, 1/2) is shift-invariant, so
+    Claim B.11's argument goes through with exact influence: at ε = 10 (at ε = 5 Algorithm 5
+    ends on the empty quilt, outside the claim's hypothesis) it ends on {X_1, X_3} with
+    e = log 81, and every node j has a quilt with at most as many nearby nodes and at most that
+    max-influence, hence σ_j ≤ σ_max."""
+    model_file = json.loads(json.dumps(result_of("002.claimB11.exact_influence")
+                                       .first_counterexample))
+    (prior,) = model_file["priors"].values()
+    prior["markov"]["initial"] = {"0": "1/2", "1": "1/2"}
+    joint = chain_joint(model_file)
+    epsilon = Fraction(10)
+    (quilt, card, ratio, _, _), _, _ = fast_markov_quilt(joint, epsilon)
+    assert (quilt, card, ratio) == ((1, 3), 1, 81)
+    for node in range(1, 6):
+        assert any(c <= card and r <= ratio for _, c, r, _, _ in quilt_scores(joint, node, epsilon))
