@@ -10,7 +10,8 @@ from itertools import product
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.registry import claims_for
 from pufferfish.proofs_check.runner import run_claim
-from pufferfish.verify.numerics.intervals import log_enclosure
+from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, interval_context,
+                                                  log_enclosure, rational_interval)
 
 
 def result_of(claim_id: str):
@@ -208,3 +209,101 @@ def test_claim_b11_with_exact_influence_holds_on_the_stationary_chain():
     assert (quilt, card, ratio) == ((1, 3), 1, 81)
     for node in range(1, 6):
         assert any(c <= card and r <= ratio for _, c, r, _, _ in quilt_scores(joint, node, epsilon))
+
+
+# --- 002.thmB9.proof_constant: the MQM histogram's expected ℓ∞ error from the definitions ---
+
+def certified(evaluate) -> tuple[Fraction, Fraction]:
+    """Exact endpoints of ``evaluate(context)`` computed in a private 120-bit interval context."""
+    return endpoints(evaluate(interval_context(120)))
+
+
+def lemma_b4_f(pi: Fraction, g: Fraction, t: int) -> tuple[Fraction, Fraction] | None:
+    """f(t) = log((π_Θ + e^{−g_Θ t})/(π_Θ − e^{−g_Θ t})) of Lemma B.4 (Appendix B.5), enclosed;
+    None where π_Θ ≤ e^{−g_Θ t} (no bound)."""
+    def ratio(ctx):
+        decay = exp_interval(ctx, -g * t)
+        return (rational_interval(ctx, pi) + decay) / (rational_interval(ctx, pi) - decay)
+    decay_low, decay_high = certified(lambda ctx: exp_interval(ctx, -g * t))
+    if decay_low >= pi:
+        return None
+    assert decay_high < pi, f"undecided: e^(-g t) against π at t = {t}"
+    return certified(lambda ctx: ctx.log(ratio(ctx)))
+
+
+def node_quilt_scores(T: int, i: int, eps: Fraction, pi: Fraction, g: Fraction) -> list[tuple]:
+    """Every quilt of X_i in a chain of length T with Lemma B.4's bound on its max-influence —
+    f(b) + 2f(a) with both sides, 2f(a) with X_{i−a} only, f(b) with X_{i+b} only, 0 for the
+    empty quilt (Algorithm 4's cases, with no distance threshold: a superset of the candidates of
+    every reading of it) — as ``(a, b, score_low, score_high)``, score (a + b − 1)/(ε − e)."""
+    scores = []
+    for a in range(1, i + 1):
+        for b in range(1, T - i + 2):
+            parts = [lemma_b4_f(pi, g, a) if i - a >= 1 else (Fraction(0),) * 2,
+                     lemma_b4_f(pi, g, b) if i + b <= T else (Fraction(0),) * 2]
+            if None in parts:
+                continue
+            (left_low, left_high), (right_low, right_high) = parts
+            e_low, e_high = 2 * left_low + right_low, 2 * left_high + right_high
+            if e_low >= eps:
+                continue
+            assert e_high < eps, f"undecided: quilt ({a}, {b}) against ε"
+            scores.append((a, b, (a + b - 1) / (eps - e_low), (a + b - 1) / (eps - e_high)))
+    return scores
+
+
+def expected_max_of_exponentials(k: int) -> Fraction:
+    """E max(|L_1|, ..., |L_k|) for k independent Lap(1): |L_j| ~ Exp(1), so
+    E max = ∫_0^∞ (1 − (1 − e^{−t})^k) dt = Σ_{j=1}^k (−1)^{j+1} C(k, j)/j (binomial expansion)."""
+    from math import comb
+    return sum((Fraction((-1) ** (j + 1) * comb(k, j), j) for j in range(1, k + 1)), Fraction(0))
+
+
+def quilt_constant_a(eps: Fraction, pi: Fraction, g: Fraction) -> int:
+    """a = ⌈log((e^{ε/6} + 1)/(e^{ε/6} − 1) · 1/π_Θ)/g_Θ⌉ of Theorem 4.4 / Lemma B.8, certified."""
+    def inside(ctx):
+        grow = exp_interval(ctx, eps / 6)
+        return ctx.log((grow + 1) / (grow - 1) / rational_interval(ctx, pi)) / rational_interval(ctx, g)
+    low, high = certified(inside)
+    assert -(-low // 1) == -(-high // 1), "undecided ceiling"
+    return int(-(-low // 1))
+
+
+def test_theorem_b9_proof_constant_fails_by_the_expected_maximum_of_two_laplace_variables():
+    """002.thmB9.proof_constant at k = 2, π_Θ = 3/10, g_Θ = 1/2, ε = 1/2: a = 9, C = 4a = 36,
+    T = 2T_0 = 42.  Both Algorithms 3 and 5 score the middle node X_21 (Algorithm 5 starts
+    there), whose best quilt under Lemma B.4's bound, {X_9, X_31}, scores 11/(ε − f(10) − 2f(12))
+    = σ_21 ≈ 49.76, so the per-coordinate
+    scale is b = 2σ_max/T ≥ 2.3695; the expected maximum of two |Lap(b)| is (2 − 1/2)·b ≥ 3.554,
+    above the proof's 2C/(εT) = 72/21 ≈ 3.429 — while b itself is below it."""
+    result = result_of("002.thmB9.proof_constant")
+    assert "T=42, fast" in result.first_violation
+    given = result.first_counterexample["instance"]
+    k, pi, g, eps = given["k"], Fraction(given["pi"]), Fraction(given["g"]), Fraction(given["eps"])
+    assert (k, pi, g, eps) == (2, Fraction(3, 10), Fraction(1, 2), Fraction(1, 2))
+    a = quilt_constant_a(eps, pi, g)
+    C, T = 4 * a, 2 * (2 * a + 3)
+    assert (a, C, T) == (9, 36, 42)
+    i = T // 2
+    sigma_middle_low = min(low for _, _, low, _ in node_quilt_scores(T, i, eps, pi, g))
+    scale_low = 2 * sigma_middle_low / T                          # σ_max ≥ σ_21
+    assert Fraction(23695, 10000) < scale_low
+    expected_error_low = expected_max_of_exponentials(k) * scale_low
+    assert expected_max_of_exponentials(k) == Fraction(3, 2)
+    assert expected_error_low > 2 * Fraction(C) / (eps * T) == Fraction(72, 21)
+
+
+def test_theorem_b9_proof_constant_holds_for_the_scale_itself():
+    """The guard: with one coordinate (k = 1, E|Lap(b)| = b) the proof's inequality is Lemma
+    B.8's scale bound and holds — Algorithm 5's best quilt for X_21 is interior, so its σ_max is
+    σ_21 ≤ 49.8 and b = 2σ_max/T ≤ 2.372 ≤ 72/21."""
+    eps, pi, g, T = Fraction(1, 2), Fraction(3, 10), Fraction(1, 2), 42
+    i = T // 2
+    scores = sorted(node_quilt_scores(T, i, eps, pi, g), key=lambda s: s[2])
+    (a, b, _, high), rest = scores[0], scores[1:]
+    assert all(high < other[2] for other in rest) and i - a >= 1 and i + b <= T
+    threshold_low, _ = certified(lambda ctx: ctx.log(1 / rational_interval(ctx, pi))
+                                 / rational_interval(ctx, g))
+    assert min(a, b) > threshold_low                   # a candidate under every reading
+    assert high < Fraction(498, 10)
+    assert expected_max_of_exponentials(1) * 2 * high / T <= 2 * Fraction(36) / (eps * T)
