@@ -21,6 +21,7 @@ budgets 1/10, 1/2, 2 and log(3).
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from itertools import combinations
@@ -113,10 +114,11 @@ def check_mixed_not_invariant(instance: Instance) -> ClaimOutcome:
               f"{construction.before.value:.12g} but A∘M̂ at {construction.after.value:.12g} "
               f"({construction.after.relation} ε = {constraints.budget.text}): no violation — "
               f"inequality (3) applies AM–GM to negative weights −β_ℓ")
-    counterexample = counterexample_dict(model, f"counterexample to 000.thm5.mixed_not_invariant: "
-                                                f"{instance.label}: {detail}") if model else None
-    if counterexample is not None:
-        counterexample["nfc_constraints"] = constraints.to_dict()
+    # the counterexample stays a loadable model file: the constraint set (a file of its own
+    # format) is written into its description
+    counterexample = counterexample_dict(
+        model, f"counterexample to 000.thm5.mixed_not_invariant: {instance.label}: {detail}; "
+               f"NfC constraints file: {json.dumps(constraints.to_dict())}") if model else None
     return ClaimOutcome(False, detail, counterexample)
 
 
