@@ -60,6 +60,25 @@ def test_every_violated_claim_carries_its_counterexample(document):
         assert counterexample.get("description"), result["id"]
 
 
+def test_every_counterexample_model_file_loads_with_its_parser(document):
+    """A counterexample that is a model file (it starts with a format's version key) is read back
+    by that format's parser: the file reproduces the claim's instance."""
+    from pufferfish.models.files.dcp_file import parse_dcp_model
+    from pufferfish.models.files.multiuser_file import parse_multiuser_model
+    from pufferfish.models.files.pufferfish_file import parse_model
+
+    parsers = {"pufferfish_model": parse_model, "dcp_model": parse_dcp_model,
+               "multiuser_model": parse_multiuser_model}
+    loaded = 0
+    for result in document["results"]:
+        counterexample = result.get("counterexample") or {}
+        for key, parse in parsers.items():
+            if key in counterexample:
+                parse(counterexample)  # raises ModelError, naming the path, if it does not load
+                loaded += 1
+    assert loaded >= 20  # 8 Pufferfish, 11 DCP and 1 multi-user counterexample files today
+
+
 def test_every_violated_claim_has_a_test_that_rechecks_it(document):
     """Each violated claim is named by a test of its paper (which re-verifies its counterexample
     by another code path) — not only by the vacuity and findings tests that every claim is in."""
