@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product as cartesian
 from math import lcm, prod
 
 from pufferfish.models.distribution import Distribution
@@ -318,6 +319,32 @@ class UniformPrior(Prior):
         share = Fraction(1, self.universe.size)
         for dataset in self.universe.datasets(limit=self.universe.size):
             yield dataset, share
+
+    # On a product universe the uniform prior is the product of uniform marginals, so it is cut
+    # into blocks by its first attributes like an independent prior.
+
+    def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
+        if self.universe.explicit is not None:
+            return [((), Fraction(1))]
+        domains = self.universe.domains[:max(0, depth)]
+        share = Fraction(1, prod(len(domain) for domain in domains))
+        return [(prefix, share) for prefix in cartesian(*domains)]
+
+    def block_bound(self, depth: int) -> int:
+        if self.universe.explicit is not None:
+            return self.universe.size
+        return prod(len(domain) for domain in self.universe.domains[max(0, depth):])
+
+    def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+        if not prefix:
+            return self._support()
+        share = Fraction(1, self.universe.size)
+        return ((prefix + rest, share)
+                for rest in cartesian(*self.universe.domains[len(prefix):]))
+
+    def values_within(self, domains: Sequence[Sequence[Value]]) -> bool:
+        return self.universe.explicit is None and list(map(list, domains)) == \
+            list(map(list, self.universe.domains))
 
     def to_dict(self) -> dict:
         return {"uniform": True}

@@ -14,11 +14,14 @@ from hypothesis import strategies as st
 from pufferfish.examples import example_path
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.files.pufferfish_file import load_model, parse_model
+from pufferfish.models.files.json_io import read_json_file
+from pufferfish.models.priors import UniformPrior
 from pufferfish.models.universe import Universe
 from pufferfish.models.mechanisms import RandomizedResponse, TableMechanism
 from pufferfish.models.distribution import Distribution
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.privacy import blocks as blocks_module
+from pufferfish.verify.privacy.blocks import block_plan
 from pufferfish.verify.privacy.audit import MechanismAudit, ModelAudit, audit_model
 from pufferfish.verify.privacy.composition import composition_audit
 from pufferfish.verify.privacy.dp import dp_level
@@ -168,3 +171,26 @@ def test_integer_weighted_blocks_are_the_prior_exactly(name):
                 denominator, weighted = prior.scaled_support_under(prefix, probability)
                 assert [(d, Fraction(w, denominator)) for d, w in weighted] == \
                     list(prior.support_under(prefix, probability))
+
+
+def test_a_uniform_prior_on_a_product_universe_is_cut_into_blocks_in_its_order():
+    universe = Universe.product(["x", "y", "z"], [[0, 1, 2], [0, 1], [5, 6]])
+    prior = UniformPrior("u", universe)
+    for depth in (0, 1, 2, 3):
+        blocks = prior.prefix_blocks(depth)
+        assert sum(probability for _, probability in blocks) == 1
+        joined = [item for prefix, probability in blocks
+                  for item in prior.support_under(prefix, probability)]
+        assert joined == list(prior.support())
+        assert max(len(list(prior.support_under(*block))) for block in blocks) == \
+            prior.block_bound(depth)
+    assert prior.values_within(universe.domains)
+    listed = UniformPrior("v", Universe.listed(["x"], [[0, 1]], [(0,)]))
+    assert listed.prefix_blocks(1) == [((), Fraction(1))] and not listed.values_within([[0, 1]])
+
+
+def test_a_model_with_a_uniform_prior_audits_the_same_in_blocks():
+    model = parse_model({**read_json_file(example_path("quickstart.json")),
+                         "priors": {"u": {"uniform": True}}})
+    assert model.universe.size == 8 and len(block_plan(model, 1, 2)) == 4
+    assert audit_model(model, max_datasets=2).to_dict() == one_by_one(model)
