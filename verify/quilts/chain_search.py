@@ -345,7 +345,7 @@ def _search_on(engine: Engine, ev, T: int, eps: float, nodes: list[int],
     is searched again here from the previous run's last answer, and a run whose first answer
     differs is searched again sequentially.  Cost: one node per run more than in one process.
     """
-    size = -(-len(nodes) // (4 * engine.workers))
+    size = -(-len(nodes) // (8 * engine.workers))   # the costly nodes bunch near the ends
     runs = [nodes[k:k + size] for k in range(0, len(nodes), size)]
     found = engine.map(_search_task, [(T, eps, run) for run in runs], progress, shared=ev)
     out: dict[int, tuple] = dict(found[0])
@@ -570,11 +570,12 @@ def mqm_chain_exact_basic(family: ChainFamily, epsilon: Budget | str,
     return out
 
 
-def chain_node_quilts_exact(family: ChainFamily, i: int, budget: Budget) -> list[NodeChoice]:
-    """Every Lemma B.2 quilt of node ``i`` with its exact max-influence and certified score
-    (Fractions; ``O(T^2)`` quilts — for small chains and cross-checks)."""
+def chain_node_quilts_exact(family: ChainFamily, i: int, budget: Budget,
+                            quilts: Sequence[ChainQuilt] | None = None) -> list[NodeChoice]:
+    """Every Lemma B.2 quilt of node ``i`` (or only ``quilts``) with its exact max-influence and
+    certified score (Fractions; ``O(T^2)`` quilts — for small chains and cross-checks)."""
     out = []
-    for q in chain_quilts(family.length, i):
+    for q in (chain_quilts(family.length, i) if quilts is None else quilts):
         ratio, _ = family_influence_exact(family, q)
         out.append(NodeChoice(i, q, log_enclosure(ratio, SCORE_BITS - 10), ratio,
                               exact_score(q.card_nearby, ratio, budget)))
