@@ -98,7 +98,7 @@ def main() -> None:
         size = len(pickle.dumps(evaluator))
         T, eps = family.length, eps_float(as_budget("1"))
         nodes = list(range(1, T + 1))
-        size_of_run = -(-T // (8 * cluster.workers))
+        size_of_run = -(-T // (4 * cluster.workers))
         runs = [(T, eps, nodes[k:k + size_of_run]) for k in range(0, T, size_of_run)]
         shipped, _ = timed(lambda: cluster.map(chain_search._search_task, runs,
                                                shared=evaluator))

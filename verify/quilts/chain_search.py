@@ -345,7 +345,7 @@ def _search_on(engine: Engine, ev, T: int, eps: float, nodes: list[int],
     is searched again here from the previous run's last answer, and a run whose first answer
     differs is searched again sequentially.  Cost: one node per run more than in one process.
     """
-    size = -(-len(nodes) // (8 * engine.workers))   # the costly nodes bunch near the ends
+    size = -(-len(nodes) // (4 * engine.workers))
     runs = [nodes[k:k + size] for k in range(0, len(nodes), size)]
     found = engine.map(_search_task, [(T, eps, run) for run in runs], progress, shared=ev)
     out: dict[int, tuple] = dict(found[0])
