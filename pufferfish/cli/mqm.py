@@ -110,8 +110,10 @@ def run(args: argparse.Namespace) -> int:
         progress = Progress(family.length, "mqm")
         try:
             with execution_engine(args) as engine:
+                # d of t nodes (in this process) or runs of nodes (on a cluster)
                 result = mqm_chain_exact(family, budget, nodes=nodes,
-                                         progress=lambda d, t: progress.step(f"node {d}/{t}"),
+                                         progress=lambda d, t: progress.update(
+                                             family.length * d // t, f"{d}/{t}"),
                                          engine=engine)
         finally:
             progress.close()

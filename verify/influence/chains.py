@@ -41,6 +41,9 @@ position-dependent work is only the truncation at the two ends: the side tables 
 per value pair and the min-max once per distinct truncation (``O(b_max)`` of them), so a chain of
 length 10^4 with ``b <= 100`` takes seconds.
 The tests check this against :func:`pufferfish.verify.influence.curves.pair_curve` (brute force) on small chains.
+
+Length: the exact curve, its split into engine tasks by shared side tables, and the certified
+float bounds for large stationary chains all rest on the side tables of the argument above.
 """
 
 from __future__ import annotations
