@@ -13,7 +13,8 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
-from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
+from pufferfish.cli.common import (add_execution_options, add_parameter_options,
+                                   execution_engine, load_pufferfish_model)
 from pufferfish.verify.influence.curve_file import curve_document
 from pufferfish.verify.report import Progress, table
 
@@ -37,6 +38,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--save-curve", type=output_file, help=argparse.SUPPRESS)
     add_common_options(parser, datasets=True)
     add_parameter_options(parser)
+    add_execution_options(parser)  # the ordered secret pairs (brute) or table groups (chain)
     parser.set_defaults(handler=run)
     return parser
 
@@ -57,19 +59,20 @@ def _select_pairs(model, text: str | None):
     return [SecretPair(model.secrets[names[0]], model.secrets[names[1]])]
 
 
-def compute_curve(model, pairs, max_b, method: str, progress=None):
-    """The curve by the structured chain computation (``auto``, ``chain``) or the brute force."""
+def compute_curve(model, pairs, max_b, method: str, progress=None, engine=None):
+    """The curve by the structured chain computation (``auto``, ``chain``) or the brute force,
+    its independent parts run on ``engine`` (default: this process)."""
     from pufferfish.models.errors import UnsupportedError
     from pufferfish.verify.influence.chains import chain_influence_curve
     from pufferfish.verify.influence.curves import influence_curve
 
     if method in ("auto", "chain"):
         try:
-            return chain_influence_curve(model, pairs, max_b, progress)
+            return chain_influence_curve(model, pairs, max_b, progress, engine=engine)
         except UnsupportedError:
             if method == "chain":
                 raise
-    return influence_curve(model, pairs, max_b, progress)
+    return influence_curve(model, pairs, max_b, progress, engine=engine)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             bar.update(100 * done // total, what)
 
     try:
-        curve = compute_curve(model, pairs, args.max_b, args.method, progress)
+        with execution_engine(args) as engine:
+            curve = compute_curve(model, pairs, args.max_b, args.method, progress, engine)
     finally:
         bar.close()
     folder = prepare_folder(args) if args.out else None

@@ -15,7 +15,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
-from pufferfish.cli.common import add_parameter_options
+from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
 
@@ -44,6 +44,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_search_options(parser)
     add_common_options(parser, datasets=True)
     add_parameter_options(parser)
+    add_execution_options(parser)  # exact method: the nodes' quilt searches are the tasks
     parser.set_defaults(handler=run)
     return parser
 
@@ -94,9 +95,12 @@ def run(args: argparse.Namespace) -> int:
             nodes = [network_node(t, family, "--nodes") for t in args.nodes.split(",")]
         progress = Progress(len(nodes or family.nodes), "mqm")
         try:
-            result = mqm_bayesnet(family, budget, nodes=nodes, max_quilt_size=args.max_quilt_size,
-                                  max_candidates=args.max_quilts,
-                                  progress=lambda d, t: progress.step(f"node {d}/{t}"))
+            with execution_engine(args) as engine:
+                result = mqm_bayesnet(family, budget, nodes=nodes,
+                                      max_quilt_size=args.max_quilt_size,
+                                      max_candidates=args.max_quilts,
+                                      progress=lambda d, t: progress.step(f"node {d}/{t}"),
+                                      engine=engine)
         finally:
             progress.close()
     elif args.method == "exact":
@@ -105,8 +109,12 @@ def run(args: argparse.Namespace) -> int:
             nodes = [chain_node(t, family, "--nodes") for t in args.nodes.split(",")]
         progress = Progress(family.length, "mqm")
         try:
-            result = mqm_chain_exact(family, budget, nodes=nodes,
-                                     progress=lambda d, t: progress.step(f"node {d}/{t}"))
+            with execution_engine(args) as engine:
+                # d of t nodes (in this process) or runs of nodes (on a cluster)
+                result = mqm_chain_exact(family, budget, nodes=nodes,
+                                         progress=lambda d, t: progress.update(
+                                             family.length * d // t, f"{d}/{t}"),
+                                         engine=engine)
         finally:
             progress.close()
     else:

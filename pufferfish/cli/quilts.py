@@ -16,7 +16,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
-from pufferfish.cli.common import add_parameter_options
+from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -33,6 +33,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_search_options(parser)
     add_common_options(parser, datasets=True)
     add_parameter_options(parser)
+    add_execution_options(parser)  # with --epsilon: parts of the node's quilts are the tasks
     parser.set_defaults(handler=run)
     return parser
 
@@ -134,8 +135,9 @@ def run(args: argparse.Namespace) -> int:
         node = network_node(args.node, family, "--node")
     else:
         node = chain_node(args.node, family, "--node")
-    result = score_quilts(family, node, budget, max_size=args.max_quilt_size,
-                          max_candidates=args.max_quilts)
+    with execution_engine(args) as engine:
+        result = score_quilts(family, node, budget, max_size=args.max_quilt_size,
+                              max_candidates=args.max_quilts, engine=engine)
     emit(args, result.to_dict(), result.explain())
     return EXIT_OK
 

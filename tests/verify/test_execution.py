@@ -4,11 +4,7 @@ is killed in the middle of the run; the options pick the engine they name."""
 
 from __future__ import annotations
 
-import os
-import signal
-
 import pytest
-
 
 from pufferfish.examples import example_path
 from pufferfish.models.files.json_io import read_json_file
@@ -31,31 +27,6 @@ def chain_model(attributes: int) -> dict:
     data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2"]
     data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
     return data
-
-
-class KillingEngine(DaskEngine):
-    """A local cluster that kills one worker process (SIGKILL) after ``after`` tasks of the
-    first map have finished; the nanny restarts it and Dask recomputes its lost results."""
-
-    def __init__(self, after: int) -> None:
-        super().__init__(workers=2)
-        self.after, self.killed = after, None
-
-    def map(self, function, argument_tuples, progress=None, shared=None):
-        def kill_one(done: int, total: int) -> None:
-            if self.killed is None and done == self.after:
-                pids = self.client.run(os.getpid)
-                self.killed = sorted(pids.values())[0]
-                os.kill(self.killed, signal.SIGKILL)
-            if progress:
-                progress(done, total)
-        return super().map(function, argument_tuples, kill_one, shared)
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    with engine_from(workers=2) as engine:
-        yield engine
 
 
 def test_no_option_runs_in_process_and_both_options_are_refused(monkeypatch):
@@ -87,11 +58,11 @@ def test_an_audit_on_two_workers_is_the_in_process_audit(cluster, monkeypatch):
     assert audit_model(parse_model(data), budget, group=2, engine=cluster).to_dict() == alone
 
 
-def test_an_audit_survives_a_killed_worker(monkeypatch):
+def test_an_audit_survives_a_killed_worker(monkeypatch, killing_engine):
     monkeypatch.setattr(blocks_module, "BLOCK_DATASETS", 8)
     data = chain_model(10)
     alone = audit_model(parse_model(data)).to_dict()
-    with KillingEngine(after=5) as engine:
+    with killing_engine(after=5) as engine:
         assert audit_model(parse_model(data), engine=engine).to_dict() == alone
         assert engine.killed is not None
 
@@ -103,10 +74,10 @@ def test_a_claim_sweep_on_two_workers_is_the_in_process_sweep(cluster):
     assert run_vacuity(claims[:4], engine=cluster).to_dict() == run_vacuity(claims[:4]).to_dict()
 
 
-def test_a_claim_sweep_survives_a_killed_worker():
+def test_a_claim_sweep_survives_a_killed_worker(killing_engine):
     claims = claims_for(paper="004")
     alone = run_claims(claims).to_dict()
-    with KillingEngine(after=3) as engine:
+    with killing_engine(after=3) as engine:
         assert run_claims(claims, engine=engine).to_dict() == alone
         assert engine.killed is not None
 
@@ -138,7 +109,7 @@ def test_top_k_trials_on_two_workers_are_the_in_process_trials(cluster):
     assert np.array_equal(run_trials(setup, 9, seed=4, engine=cluster), run_trials(setup, 9, seed=4))
 
 
-def test_top_k_trials_survive_a_killed_worker():
+def test_top_k_trials_survive_a_killed_worker(killing_engine):
     import numpy as np
 
     from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, run_trials
@@ -147,6 +118,6 @@ def test_top_k_trials_survive_a_killed_worker():
     setup = build_setup(generate(SHAPES["activities"].scaled(0.1), seed=1), K=3,
                         epsilons=("0.5", "5"))
     alone = run_trials(setup, 24, seed=5)
-    with KillingEngine(after=2) as engine:
+    with killing_engine(after=2) as engine:
         assert np.array_equal(run_trials(setup, 24, seed=5, engine=engine), alone)
         assert engine.killed is not None

@@ -41,6 +41,9 @@ position-dependent work is only the truncation at the two ends: the side tables 
 per value pair and the min-max once per distinct truncation (``O(b_max)`` of them), so a chain of
 length 10^4 with ``b <= 100`` takes seconds.
 The tests check this against :func:`pufferfish.verify.influence.curves.pair_curve` (brute force) on small chains.
+
+Length: the exact curve, its split into engine tasks by shared side tables, and the certified
+float bounds for large stationary chains all rest on the side tables of the argument above.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from pufferfish.models.numbers import INFINITY, Ratio
 from pufferfish.models.priors import IndependentPrior, MarkovPrior
 from pufferfish.verify.quilts.prior_networks import independent_as_chain
 from pufferfish.models.secrets import Secret, SecretPair
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.numerics.intervals import UNIT_ROUNDOFF, dot_error_factor
 from pufferfish.verify.influence.curves import (InfluenceCurve, InfluencePoint, ProgressCallback, combine_pairs,
                               directed_pairs)
@@ -212,9 +216,10 @@ def chain_priors(model: PufferfishModel) -> list[MarkovPrior]:
     return priors
 
 
-def chain_pair_curve(model: PufferfishModel, first: Secret, second: Secret, max_b: int,
-                     _cache: dict | None = None, _choices_only: bool = False) -> list[InfluencePoint]:
-    """``a*_{(first, second)}(b)`` for ``b = 0..max_b`` on a chain family (see the module)."""
+def _pair_keys(model: PufferfishModel, first: Secret, second: Secret, max_b: int, cache: dict
+               ) -> tuple[tuple, tuple, int, object, object]:
+    """``(tables key, choices key, i, a, b)`` of one ordered pair: pairs with equal keys share
+    their side tables / their best splits (``cache`` keeps the chains)."""
     priors = chain_priors(model)
     n = model.universe.width
     i, a = _entry_value(first)
@@ -222,35 +227,55 @@ def chain_pair_curve(model: PufferfishModel, first: Secret, second: Secret, max_
     if i != j:
         raise UnsupportedError(f"secrets {first.name!r} and {second.name!r} are about different "
                                "entries; the structured chain computation needs one entry")
-    cache = _cache if _cache is not None else {}
     chains = cache.get("chains")
     if chains is None:
         chains = cache["chains"] = [_Chain(p, n) for p in priors]
     cap = max(0, min(max_b, n) - 1)
-    label = f"{first.name} -> {second.name}"
-    stationary = all(c.stationary for c in chains)
     # stationary chains: the side tables do not depend on the position (only their truncation at
     # the chain's ends does), so they are computed once per value pair
-    key = ("stationary", a, b, cap) if stationary else (i, a, b, cap)
+    if all(c.stationary for c in chains):
+        key = ("stationary", a, b, cap)
+        return key, ("choices",) + key + (min(i, cap + 1), min(n - 1 - i, cap + 1)), i, a, b
+    key = (i, a, b, cap)
+    return key, ("choices",) + key, i, a, b
+
+
+def _pair_choices(model: PufferfishModel, first: Secret, second: Secret, max_b: int,
+                  cache: dict) -> tuple[tuple, list]:
+    """``(choices key, best split per b)`` of one ordered pair, through ``cache``."""
+    key, choices_key, i, a, b = _pair_keys(model, first, second, max_b, cache)
+    n = model.universe.width
+    cap = max(0, min(max_b, n) - 1)
+    stationary = key[0] == "stationary"
     tables = cache.get(key)
     if tables is None:
         tables = []
-        for chain in chains:
+        for chain in cache["chains"]:
             pi = chain.marginal(i)
             if not pi.get(a) or not pi.get(b):
                 continue
             tables.append((chain.prior.name, chain.left(i, a, b, cap, stationary),
                            chain.right(i, a, b, cap, stationary)))
         cache[key] = tables
-    if stationary:
-        key = key + (min(i, cap + 1), min(n - 1 - i, cap + 1))
-    choices = cache.get(("choices",) + key)
+    choices = cache.get(choices_key)
     if choices is None:
-        choices = _best_splits(tables, i, n, cap, max_b)
-        cache[("choices",) + key] = choices
-    if _choices_only:
-        return choices
-    return _points(choices, label, i, a, n)
+        choices = cache[choices_key] = _best_splits(tables, i, n, cap, max_b)
+    return choices_key, choices
+
+
+def chain_pair_curve(model: PufferfishModel, first: Secret, second: Secret, max_b: int,
+                     _cache: dict | None = None) -> list[InfluencePoint]:
+    """``a*_{(first, second)}(b)`` for ``b = 0..max_b`` on a chain family (see the module)."""
+    _, choices = _pair_choices(model, first, second, max_b, _cache if _cache is not None else {})
+    i, a = _entry_value(first)
+    return _points(choices, f"{first.name} -> {second.name}", i, a, model.universe.width)
+
+
+def _choices_task(model: PufferfishModel, pairs: Sequence[tuple[Secret, Secret]], max_b: int
+                  ) -> list[tuple[tuple, list]]:
+    """:func:`_pair_choices` of each pair, through one cache (an engine task)."""
+    cache: dict = {}
+    return [_pair_choices(model, first, second, max_b, cache) for first, second in pairs]
 
 
 def _points(choices: list, label: str, i: int, a, n: int) -> list[InfluencePoint]:
@@ -317,41 +342,70 @@ def _best_splits(tables, i: int, n: int, cap: int, max_b: int) -> list:
 
 def chain_influence_curve(model: PufferfishModel, pairs: Sequence[SecretPair] | None = None,
                           max_b: int | None = None, progress: ProgressCallback | None = None,
-                          per_pair_limit: int = 512) -> InfluenceCurve:
+                          per_pair_limit: int = 512, engine: Engine | None = None
+                          ) -> InfluenceCurve:
     """The exact a(b)-influence curve of a Markov-chain family, structured (see the module).
 
     Every ordered pair of ``pairs`` (default: the model's) must be ``X_i = a`` vs ``X_i = b``.
     With more than ``per_pair_limit`` ordered pairs, ``per_pair`` keeps one representative per
     group of pairs with identical curves (interior nodes of a stationary chain share one).
+
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) the pairs are grouped by the side
+    tables they share (one group per value pair for stationary chains, per position and value pair
+    otherwise) and contiguous runs of groups are the tasks, so no table is computed twice; the
+    curve is identical to the in-process one.
     """
     n = model.universe.width
     max_b = n if max_b is None else max_b
     if max_b < 0:
         raise ModelError(f"max b must be >= 0, got {max_b}", "--max-b")
-    cache: dict = {}
     directed = directed_pairs(model, pairs)
-    groups: dict[int, tuple] = {}     # pairs with identical computations share one choices list
-    for k, (first, second) in enumerate(directed):
-        if progress is not None and k % 64 == 0:
-            progress(k, len(directed), f"{first.name} -> {second.name}")
-        choices = chain_pair_curve(model, first, second, max_b, cache, _choices_only=True)
-        if id(choices) not in groups:
-            i, a = _entry_value(first)
-            groups[id(choices)] = (choices, f"{first.name} -> {second.name}", i, a)
+    cache: dict = {}
+    if engine is None or isinstance(engine, InProcessEngine):
+        found = []
+        for k, (first, second) in enumerate(directed):
+            if progress is not None and k % 64 == 0:
+                progress(k, len(directed), f"{first.name} -> {second.name}")
+            found.append(_pair_choices(model, first, second, max_b, cache))
+    else:
+        found = _choices_on(engine, model, directed, max_b, cache, progress)
     if progress is not None:
         progress(len(directed), len(directed), "done")
-    keep = len(directed) <= per_pair_limit
-    per_pair = {}
-    if keep:
-        for first, second in directed:
-            per_pair[f"{first.name} -> {second.name}"] = chain_pair_curve(model, first, second,
-                                                                          max_b, cache)
+    groups: dict[tuple, tuple] = {}   # pairs with identical computations share one choices list
+    for (first, second), (key, choices) in zip(directed, found):
+        if key not in groups:
+            groups[key] = (choices, f"{first.name} -> {second.name}", *_entry_value(first))
+    if len(directed) <= per_pair_limit:
+        per_pair = {f"{first.name} -> {second.name}":
+                    _points(choices, f"{first.name} -> {second.name}", *_entry_value(first), n)
+                    for (first, second), (_, choices) in zip(directed, found)}
     else:
         per_pair = {label: _points(choices, label, i, a, n)
                     for choices, label, i, a in groups.values()}
     notes = ("structured Markov-chain computation: leakage through L passes through the nearest "
              "low-influence entries on each side of the secret entry",)
     return combine_pairs(per_pair, n, "markov chain", model.universe.attributes, notes)
+
+
+def _choices_on(engine: Engine, model: PufferfishModel, directed: list, max_b: int, cache: dict,
+                progress: ProgressCallback | None) -> list[tuple[tuple, list]]:
+    """:func:`_pair_choices` of every pair, as tasks on ``engine`` (results in ``directed``
+    order): pairs sharing side tables go to one task, about four tasks per worker."""
+    groups: dict[tuple, list[int]] = {}
+    for k, (first, second) in enumerate(directed):
+        groups.setdefault(_pair_keys(model, first, second, max_b, cache)[0], []).append(k)
+    members = list(groups.values())
+    size = -(-len(members) // (4 * engine.workers))
+    batches = [[k for group in members[start:start + size] for k in group]
+               for start in range(0, len(members), size)]
+    tick = None if progress is None else (lambda done, total: progress(done, total, "groups"))
+    results = engine.map(_choices_task, [([directed[k] for k in batch], max_b)
+                                         for batch in batches], tick, shared=model)
+    found: list = [None] * len(directed)
+    for batch, answers in zip(batches, results):
+        for k, answer in zip(batch, answers):
+            found[k] = answer
+    return found
 
 
 # --------------------------------------------------------------------------------------------

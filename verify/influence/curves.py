@@ -59,6 +59,7 @@ from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_st
 from pufferfish.models.priors import IntervalFamily
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.max_influence import MaxInfluence, max_influence_of_joints
 from pufferfish.verify.privacy.pufferfish import ratio_key
 from pufferfish.verify.privacy.supports import prior_supports
@@ -471,14 +472,34 @@ def combine_pairs(per_pair: dict[str, list[InfluencePoint]], entries: int, metho
     return InfluenceCurve(entries, tuple(points), dict(per_pair), method, attributes, notes)
 
 
+def _pair_curve_task(model: PufferfishModel, first: Secret, second: Secret, max_b: int | None,
+                     max_datasets: int) -> list[InfluencePoint]:
+    """One ordered pair's curve as an engine task (the model is the shared argument)."""
+    return pair_curve(model, first, second, max_b, None, max_datasets)
+
+
 def influence_curve(model: PufferfishModel, pairs: Sequence[SecretPair] | None = None,
                     max_b: int | None = None, progress: ProgressCallback | None = None,
-                    max_datasets: int = DEFAULT_MAX_DATASETS) -> InfluenceCurve:
+                    max_datasets: int = DEFAULT_MAX_DATASETS,
+                    engine: Engine | None = None) -> InfluenceCurve:
     """The exact a(b)-influence curve (Definition 7) by brute force over splits.
 
     Every ordered pair of ``pairs`` (default: the model's secret pairs) gets its own curve
     ``a*_{(s_i,s_j)}``; the curve is their pointwise maximum, each point with its witness.
+
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) each ordered pair is one task (the
+    model is shipped to each worker once): the pruning runs across ``b`` inside a pair, so a task
+    keeps all of it, and the curves come back in the pairs' order — the curve is identical.
     """
-    per_pair = {f"{f.name} -> {s.name}": pair_curve(model, f, s, max_b, progress, max_datasets)
-                for f, s in directed_pairs(model, pairs)}
-    return combine_pairs(per_pair, model.universe.width, "brute force", model.universe.attributes)
+    directed = directed_pairs(model, pairs)
+    labels = [f"{f.name} -> {s.name}" for f, s in directed]
+    if engine is None or isinstance(engine, InProcessEngine):
+        curves = [pair_curve(model, f, s, max_b, progress, max_datasets) for f, s in directed]
+    else:
+        if max_b is not None and max_b < 0:
+            raise ModelError(f"max b must be >= 0, got {max_b}", "--max-b")
+        tick = None if progress is None else (lambda done, total: progress(done, total, "pairs"))
+        curves = engine.map(_pair_curve_task, [(f, s, max_b, max_datasets) for f, s in directed],
+                            tick, shared=model)
+    return combine_pairs(dict(zip(labels, curves)), model.universe.width, "brute force",
+                         model.universe.attributes)

@@ -46,6 +46,7 @@ import numpy as np
 from pufferfish.models.chain_family import ChainFamily
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import Ratio, fraction_str
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.chains import float_log_error
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import (interval_context, log_enclosure, rational_interval,
@@ -301,12 +302,14 @@ def _best_for_node(ev, i: int, T: int, eps: float, start: tuple[int, int] | None
 
 def _search(ev, T: int, eps: float, nodes: Sequence[int], approx_tmin: int = 1,
             progress: Callable[[int, int], None] | None = None,
-            literal: bool = False) -> dict[int, tuple]:
+            literal: bool = False, after: tuple[int, tuple] | None = None) -> dict[int, tuple]:
     """σ_i for each node in ``nodes`` (in order), reusing the previous node's answer when the
-    inputs are bitwise equal and both ends are out of reach."""
+    inputs are bitwise equal and both ends are out of reach.  ``after = (node, answer)``
+    continues a search whose last node was ``node`` (it is not in the result)."""
     out: dict[int, tuple] = {}
-    prev = None
-    prev_key = None
+    prev = prev_key = None
+    if after is not None:
+        out[after[0]], prev, prev_key = after[1], after[1], ev.key(after[0])
     for n, i in enumerate(nodes):
         key = ev.key(i)
         if prev is not None and key == prev_key and out.get(i - 1) is not None:
@@ -322,6 +325,35 @@ def _search(ev, T: int, eps: float, nodes: Sequence[int], approx_tmin: int = 1,
         prev, prev_key = out[i], key
         if progress is not None and n % 64 == 0:
             progress(n + 1, len(nodes))
+    if after is not None:
+        del out[after[0]]
+    return out
+
+
+def _search_task(ev, T: int, eps: float, nodes: Sequence[int]) -> dict[int, tuple]:
+    """:func:`_search` of a run of nodes, from no previous answer (an engine task)."""
+    return _search(ev, T, eps, nodes)
+
+
+def _search_on(engine: Engine, ev, T: int, eps: float, nodes: list[int],
+               progress: Callable[[int, int], None] | None) -> dict[int, tuple]:
+    """:func:`_search` of increasing ``nodes`` as runs of nodes on ``engine`` (the float tables
+    ``ev`` are shipped to each worker once), identical to the sequential search.
+
+    A run starts without its predecessor's answer, which :func:`_search` uses only as a first
+    candidate and to reuse it (ties may then resolve differently); so the first node of each run
+    is searched again here from the previous run's last answer, and a run whose first answer
+    differs is searched again sequentially.  Cost: one node per run more than in one process.
+    """
+    size = -(-len(nodes) // (4 * engine.workers))
+    runs = [nodes[k:k + size] for k in range(0, len(nodes), size)]
+    found = engine.map(_search_task, [(T, eps, run) for run in runs], progress, shared=ev)
+    out: dict[int, tuple] = dict(found[0])
+    for run, answers in zip(runs[1:], found[1:]):
+        after = (next(reversed(out)), out[next(reversed(out))])
+        if _search(ev, T, eps, run[:1], after=after)[run[0]] != answers[run[0]]:
+            answers = _search(ev, T, eps, run, after=after)
+        out.update(answers)
     return out
 
 
@@ -349,11 +381,14 @@ def _fast_nodes(ev, T: int, eps: float, approx_tmin: int,
 
 def mqm_chain_exact(family: ChainFamily, epsilon: Budget | str, *, fast: bool = False,
                     nodes: Sequence[int] | None = None, exact_check_limit: int = 20_000,
-                    progress: Callable[[int, int], None] | None = None) -> MQMResult:
+                    progress: Callable[[int, int], None] | None = None,
+                    engine: Engine | None = None) -> MQMResult:
     """MQMExact: Algorithm 3 (or Algorithm 5 with ``fast=True``) with the exact max-influence of
     each Lemma B.2 quilt (formula in the module docstring), over a finite chain family.
 
     Complexity ``O(T k^3 + T' n*² k²)`` (module docstring); the answer is certified per node.
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) runs of increasing ``nodes`` are
+    the tasks (:func:`_search_on`); the quilts and σ_max are identical to one process.
 
     ``fast=True`` runs Algorithm 5 with the exact influences.  That is *not* private in general:
     Claim B.11's argument needs the shifted quilt to have the same influence at every node, which
@@ -369,7 +404,11 @@ def mqm_chain_exact(family: ChainFamily, epsilon: Budget | str, *, fast: bool = 
         found, explored = _fast_nodes(ev, T, eps, 1)
     else:
         wanted = list(range(1, T + 1)) if nodes is None else list(nodes)
-        found = _search(ev, T, eps, wanted, 1, progress)
+        if (engine is None or isinstance(engine, InProcessEngine)
+                or any(x >= y for x, y in zip(wanted, wanted[1:]))):
+            found = _search(ev, T, eps, wanted, 1, progress)
+        else:
+            found = _search_on(engine, ev, T, eps, wanted, progress)
         explored = wanted
     choices = []
     for i in explored:
@@ -531,11 +570,12 @@ def mqm_chain_exact_basic(family: ChainFamily, epsilon: Budget | str,
     return out
 
 
-def chain_node_quilts_exact(family: ChainFamily, i: int, budget: Budget) -> list[NodeChoice]:
-    """Every Lemma B.2 quilt of node ``i`` with its exact max-influence and certified score
-    (Fractions; ``O(T^2)`` quilts — for small chains and cross-checks)."""
+def chain_node_quilts_exact(family: ChainFamily, i: int, budget: Budget,
+                            quilts: Sequence[ChainQuilt] | None = None) -> list[NodeChoice]:
+    """Every Lemma B.2 quilt of node ``i`` (or only ``quilts``) with its exact max-influence and
+    certified score (Fractions; ``O(T^2)`` quilts — for small chains and cross-checks)."""
     out = []
-    for q in chain_quilts(family.length, i):
+    for q in (chain_quilts(family.length, i) if quilts is None else quilts):
         ratio, _ = family_influence_exact(family, q)
         out.append(NodeChoice(i, q, log_enclosure(ratio, SCORE_BITS - 10), ratio,
                               exact_score(q.card_nearby, ratio, budget)))

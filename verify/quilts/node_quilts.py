@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from pufferfish.models.bayesnet import BayesNetFamily, Node
 from pufferfish.models.chain_family import ChainFamily
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.max_influence import MaxInfluence
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.quilts.markov_quilts import DEFAULT_MAX_CANDIDATES, Quilt, QuiltEnumeration
@@ -144,18 +145,18 @@ class ChainQuiltScores(Explained):
 
 def score_network_quilts(family: BayesNetFamily, node: Node, budget: Budget | None = None, *,
                          max_size: int | None = None,
-                         max_candidates: int = DEFAULT_MAX_CANDIDATES) -> NetworkQuiltScores:
+                         max_candidates: int = DEFAULT_MAX_CANDIDATES,
+                         engine: Engine | None = None) -> NetworkQuiltScores:
     """The minimal quilts of ``node`` (at most ``max_size`` nodes, ``max_candidates`` candidates
     examined) and, with ``budget``, their max-influence and certified score, sorted by the upper
     end of the score (stable: ties keep the enumeration order).
 
     Cost: the enumeration (refused beforehand by
     :func:`~pufferfish.verify.quilts.markov_quilts.check_enumeration_budget` when too large), then
-    one exact max-influence per minimal quilt (exponential in the quilt's neighbourhood).
+    one exact max-influence per minimal quilt (exponential in the quilt's neighbourhood); on a
+    Dask ``engine`` (:mod:`pufferfish.verify.execution`) parts of the quilts are the tasks.
     """
-    from pufferfish.verify.influence.max_influence import network_max_influence
     from pufferfish.verify.quilts.markov_quilts import check_enumeration_budget, enumerate_quilts
-    from pufferfish.verify.quilts.scores import exact_score
 
     if budget is not None:
         budget = as_budget(budget)
@@ -165,25 +166,48 @@ def score_network_quilts(family: BayesNetFamily, node: Node, budget: Budget | No
     if budget is None:
         scored = tuple(ScoredQuilt(q) for q in enumeration.minimal)
     else:
-        scored = []
-        for q in enumeration.minimal:
-            influence = network_max_influence(family, node, q.quilt)
-            scored.append(ScoredQuilt(q, influence,
-                                      exact_score(q.card_nearby, influence.max_ratio, budget)))
-        scored = tuple(sorted(scored, key=lambda s: s.score.upper))
+        scored = tuple(sorted(_in_parts(engine, _score_network_part, list(enumeration.minimal),
+                                        (node, budget), family),
+                              key=lambda s: s.score.upper))
     return NetworkQuiltScores(node, enumeration, scored, budget)
 
 
-def score_chain_quilts(family: ChainFamily, node: int,
-                       budget: Budget | None = None) -> ChainQuiltScores:
+def _score_network_part(family: BayesNetFamily, node: Node, budget: Budget,
+                        quilts: list) -> list[ScoredQuilt]:
+    """Each quilt's exact max-influence and certified score (an engine task)."""
+    from pufferfish.verify.influence.max_influence import network_max_influence
+    from pufferfish.verify.quilts.scores import exact_score
+
+    out = []
+    for q in quilts:
+        influence = network_max_influence(family, node, q.quilt)
+        out.append(ScoredQuilt(q, influence, exact_score(q.card_nearby, influence.max_ratio,
+                                                         budget)))
+    return out
+
+
+def _in_parts(engine: Engine | None, function, items: list, arguments: tuple, shared) -> list:
+    """``function(shared, *arguments, items)``, the items cut into about four parts per worker
+    run as tasks on a Dask ``engine`` (one part in this process); results in the items' order."""
+    if engine is None or isinstance(engine, InProcessEngine) or not items:
+        return function(shared, *arguments, items)
+    size = -(-len(items) // (4 * engine.workers))
+    parts = engine.map(function, [(*arguments, items[k:k + size])
+                                  for k in range(0, len(items), size)], shared=shared)
+    return [result for part in parts for result in part]
+
+
+def score_chain_quilts(family: ChainFamily, node: int, budget: Budget | None = None,
+                       engine: Engine | None = None) -> ChainQuiltScores:
     """The Lemma B.2 quilts of the 1-based ``node`` of the chains of ``family``; with ``budget``
     each scored exactly, sorted by (score upper end, card(X_N)); for chains longer than
     :data:`LONG_CHAIN` only the best quilt.
 
     Cost: ``O(i·(T+1−i))`` exact max-influences of the family (the long-chain search visits
-    fewer).
+    fewer); on a Dask ``engine`` parts of the quilts are the tasks.
     """
     from pufferfish.verify.quilts.chain_search import chain_node_quilts_exact, mqm_chain_exact
+    from pufferfish.verify.quilts.markov_quilts import chain_quilts
 
     if budget is None:
         return ChainQuiltScores(node, family.length, None)
@@ -191,20 +215,21 @@ def score_chain_quilts(family: ChainFamily, node: int,
     if family.length > LONG_CHAIN:
         best = mqm_chain_exact(family, budget, nodes=[node]).choices[0]
         return ChainQuiltScores(node, family.length, budget, (best,), best_only=True)
-    choices = sorted(chain_node_quilts_exact(family, node, budget),
+    choices = sorted(_in_parts(engine, chain_node_quilts_exact,
+                               list(chain_quilts(family.length, node)), (node, budget), family),
                      key=lambda c: (c.score.upper, c.score.card_nearby))
     return ChainQuiltScores(node, family.length, budget, tuple(choices))
 
 
 def score_quilts(family: BayesNetFamily | ChainFamily, node, budget: Budget | None = None, *,
-                 max_size: int | None = None, max_candidates: int = DEFAULT_MAX_CANDIDATES
-                 ) -> NetworkQuiltScores | ChainQuiltScores:
+                 max_size: int | None = None, max_candidates: int = DEFAULT_MAX_CANDIDATES,
+                 engine: Engine | None = None) -> NetworkQuiltScores | ChainQuiltScores:
     """:func:`score_network_quilts` for a Bayesian-network family, :func:`score_chain_quilts`
-    (``node`` 1-based) for a chain family."""
+    (``node`` 1-based) for a chain family; the quilts' scores as tasks on ``engine``."""
     if isinstance(family, BayesNetFamily):
         return score_network_quilts(family, node, budget, max_size=max_size,
-                                    max_candidates=max_candidates)
-    return score_chain_quilts(family, node, budget)
+                                    max_candidates=max_candidates, engine=engine)
+    return score_chain_quilts(family, node, budget, engine)
 
 
 __all__ = ["LONG_CHAIN", "SHOWN_CHAIN_QUILTS", "ScoredQuilt", "NetworkQuiltScores",

@@ -1,0 +1,43 @@
+"""Fixtures of the execution tests (:mod:`pufferfish.verify.execution`): a local Dask cluster of
+2 worker processes, and a cluster that kills one of its workers in the middle of a run."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from pufferfish.verify.execution import DaskEngine, engine_from
+
+
+class KillingEngine(DaskEngine):
+    """A local cluster that kills one worker process (SIGKILL) after ``after`` tasks of the
+    first map have finished; the nanny restarts it and Dask recomputes its lost results."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__(workers=2)
+        self.after, self.killed = after, None
+
+    def map(self, function, argument_tuples, progress=None, shared=None):
+        def kill_one(done: int, total: int) -> None:
+            if self.killed is None and done == self.after:
+                pids = self.client.run(os.getpid)
+                self.killed = sorted(pids.values())[0]
+                os.kill(self.killed, signal.SIGKILL)
+            if progress:
+                progress(done, total)
+        return super().map(function, argument_tuples, kill_one, shared)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A local cluster of 2 worker processes, shared by the tests of one module."""
+    with engine_from(workers=2) as engine:
+        yield engine
+
+
+@pytest.fixture
+def killing_engine():
+    """``killing_engine(after=N)``: a :class:`KillingEngine` (close it with ``with``)."""
+    return KillingEngine
