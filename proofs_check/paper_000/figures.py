@@ -21,6 +21,7 @@ from pufferfish.models.numbers import INFINITY
 from pufferfish.models.priors import MarkovPrior
 from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.numerics.intervals import log_enclosure
 
 FIGURE_2A_CHAINS: tuple[tuple[Fraction, Fraction], ...] = (
@@ -86,14 +87,23 @@ def plot_influence_curve(curve, path: str, title: str = "a(b)-influence curve") 
     plot_curves([("a(b)", bs, values)], path, title)
 
 
-def figure_2a(path: str, length: int = 41, max_b: int = 20,
-              chains: Sequence[tuple[Fraction, Fraction]] = FIGURE_2A_CHAINS) -> dict:
-    """Figure 2(a): exact a(b) curves of binary chains (Example 6.1); returns the plotted data."""
+def figure_2a_curve(p: Fraction, q: Fraction, length: int, max_b: int):
+    """One curve of Figure 2(a): the exact a(b) curve of the binary chain (p, q) of length
+    ``length`` up to ``max_b`` (a task of :func:`figure_2a`)."""
     from pufferfish.verify.influence.chains import chain_influence_curve
 
+    return chain_influence_curve(binary_chain_model(p, q, length), max_b=max_b)
+
+
+def figure_2a(path: str, length: int = 41, max_b: int = 20,
+              chains: Sequence[tuple[Fraction, Fraction]] = FIGURE_2A_CHAINS,
+              engine: Engine | None = None) -> dict:
+    """Figure 2(a): exact a(b) curves of binary chains (Example 6.1), one task per chain on
+    ``engine`` (this process by default); returns the plotted data."""
+    engine = engine or InProcessEngine()
+    curves = engine.map(figure_2a_curve, [(p, q, length, max_b) for p, q in chains])
     series, data = [], {}
-    for p, q in chains:
-        curve = chain_influence_curve(binary_chain_model(p, q, length), max_b=max_b)
+    for (p, q), curve in zip(chains, curves):
         bs = [pt.b for pt in curve.points]
         values = [math.inf if pt.max_ratio == INFINITY else _mid(pt.max_ratio)
                   for pt in curve.points]
@@ -103,15 +113,22 @@ def figure_2a(path: str, length: int = 41, max_b: int = 20,
     return data
 
 
-def figure_2b(path: str, n: int = 15, gamma: Fraction = Fraction(5), delta: Fraction = Fraction(1, 10),
-              ells: Sequence[Fraction] = FIGURE_2B_ELLS, grid: int = 101) -> dict:
-    """Figure 2(b): a*(b) of Example 6.2 by Theorem 9's procedure (numerical); returns the data."""
+def figure_2b_curve(n: int, ell: Fraction, gamma: Fraction, delta: Fraction, grid: int) -> list:
+    """One curve of Figure 2(b): a*(b) of Example 6.2 for ``ell`` (a task of :func:`figure_2b`)."""
     from pufferfish.verify.influence.gaussian import GaussianSetting, gaussian_curve
 
+    return [p.value for p in gaussian_curve(GaussianSetting(n, ell, gamma, delta), grid).points]
+
+
+def figure_2b(path: str, n: int = 15, gamma: Fraction = Fraction(5), delta: Fraction = Fraction(1, 10),
+              ells: Sequence[Fraction] = FIGURE_2B_ELLS, grid: int = 101,
+              engine: Engine | None = None) -> dict:
+    """Figure 2(b): a*(b) of Example 6.2 by Theorem 9's procedure (numerical), one task per ℓ on
+    ``engine`` (this process by default); returns the data."""
+    engine = engine or InProcessEngine()
+    curves = engine.map(figure_2b_curve, [(n, ell, gamma, delta, grid) for ell in ells])
     series, data = [], {}
-    for ell in ells:
-        curve = gaussian_curve(GaussianSetting(n, ell, gamma, delta), grid)
-        values = [p.value for p in curve.points]
+    for ell, values in zip(ells, curves):
         series.append((f"ℓ={float(ell):g}", list(range(len(values))), values))
         data[str(ell)] = values
     plot_curves(series, path, f"Figure 2(b): truncated Gaussian, n={n}, γ={float(gamma):g}, "

@@ -1,13 +1,14 @@
 """``pufferfish influence-figures --out DIR``: Figure 2(a) (exact a(b) of the binary chains of
 Example 6.1) and Figure 2(b) (numerical, Example 6.2) of ``000_65109fe28ca61d17.txt`` §6.3 as
-``figure_2a.png`` and ``figure_2b.png`` (:mod:`pufferfish.proofs_check.paper_000.figures`)."""
+``figure_2a.png`` and ``figure_2b.png`` (:mod:`pufferfish.proofs_check.paper_000.figures`).
+Each curve is a task: ``--workers N`` / ``--scheduler ADDRESS`` run them on Dask."""
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
-                                   prepare_folder, wrote)
+from pufferfish.cli.common import (EXIT_OK, add_common_options, add_execution_options,
+                                   add_out_folder, emit, execution_engine, prepare_folder, wrote)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -16,6 +17,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "and Figure 2(b) (numerical, Example 6.2) as PNG files")
     add_out_folder(parser, "figure_2a.png and figure_2b.png", required=True)
     add_common_options(parser)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -25,10 +27,11 @@ def run(args: argparse.Namespace) -> int:
 
     folder = prepare_folder(args)
     first_path, second_path = folder / "figure_2a.png", folder / "figure_2b.png"
-    first = figure_2a(str(first_path))
-    wrote(args, first_path)
-    second = figure_2b(str(second_path))
-    wrote(args, second_path)
+    with execution_engine(args) as engine:  # one task per curve
+        first = figure_2a(str(first_path), engine=engine)
+        wrote(args, first_path)
+        second = figure_2b(str(second_path), engine=engine)
+        wrote(args, second_path)
     data = {"figure_2a": {"file": str(first_path), "curves": first},
             "figure_2b": {"file": str(second_path), "curves": second, "numerical": True}}
     emit(args, data, f"Figure 2(a): exact a(b) of {len(first)} binary chains; Figure 2(b): "

@@ -41,3 +41,15 @@ def test_quilts_on_a_local_cluster_prints_the_in_process_json(cli, model, node):
     code_cluster, clustered, _ = cli(*argv, "--workers", "2")
     assert code == code_cluster == 0
     assert json.loads(clustered) == json.loads(alone)
+
+
+def test_influence_figures_on_a_local_cluster_give_the_in_process_curves(cli, tmp_path):
+    """Figure 2(a) and 2(b): one task per curve; the plotted data equal the in-process data."""
+    code, alone, _ = cli("influence-figures", "--out", tmp_path / "alone", "--json")
+    code_cluster, clustered, err = cli("influence-figures", "--out", tmp_path / "cluster",
+                                       "--json", "--workers", "2")
+    assert code == code_cluster == 0 and "dashboard" in err
+    alone, clustered = json.loads(alone), json.loads(clustered)
+    for figure in ("figure_2a", "figure_2b"):
+        assert clustered[figure]["curves"] == alone[figure]["curves"]
+        assert (tmp_path / "cluster" / f"{figure}.png").stat().st_size > 0
