@@ -41,6 +41,7 @@ from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.models.chain_family import ChainFamily, eigengap_interval
+from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.quilts.chain_search import mqm_sigma_numerical
 from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio, gk16_noise
 from pufferfish.verify.quilts.histogram import histogram_mechanism
@@ -66,12 +67,40 @@ def _gk16_sigma(p0: Fraction, p1: Fraction, eps: int, length: int, cache: dict) 
     return cache[key]
 
 
+def sigma_task(keys: list[tuple]) -> list[float | None]:
+    """The noise scales of ``keys`` — ``(p0, p1, ε, T)`` for MQM, ``(p0, p1, ε, T, "gk")`` for
+    [11] — as :func:`_mqm_sigma` / :func:`_gk16_sigma` compute them (a task)."""
+    cache: dict = {}
+    return [(_gk16_sigma if len(key) == 5 else _mqm_sigma)(*key[:4], cache) for key in keys]
+
+
+def precomputed_sigmas(keys: list[tuple], engine: Engine | None) -> dict:
+    """The cache of :func:`_mqm_sigma` / :func:`_gk16_sigma` filled for ``keys`` (normalised,
+    distinct), the scales computed in chunks of tasks on a Dask ``engine``; empty (the loops
+    fill it lazily, computing only what they use) without one or in process."""
+    if engine is None or isinstance(engine, InProcessEngine) or not keys:
+        return {}
+    distinct = list(dict.fromkeys((min(k[0], k[1]), max(k[0], k[1]), *k[2:]) for k in keys))
+    size = max(1, -(-len(distinct) // (8 * engine.workers)))
+    chunks = [distinct[i:i + size] for i in range(0, len(distinct), size)]
+    values = [v for chunk in engine.map(sigma_task, [(chunk,) for chunk in chunks]) for v in chunk]
+    return dict(zip(distinct, values))
+
+
 def figure1_data(*, runs: int = 500, seed: int = 0, length: int = LENGTH,
-                 lows: list[Fraction] | None = None, grid: int = 9) -> dict:
-    """The curves of Figure 1: for each ε, ℓ ↦ averaged ``ε·|S' − S|/T`` for MQM and [11]."""
+                 lows: list[Fraction] | None = None, grid: int = 9,
+                 engine: Engine | None = None) -> dict:
+    """The curves of Figure 1: for each ε, ℓ ↦ averaged ``ε·|S' − S|/T`` for MQM and [11]
+    (with ``engine``, the noise scales are computed first as tasks; the sampling stays here,
+    in one seeded stream)."""
     lows = lows or [Fraction(1, 10) + Fraction(k, 40) for k in range(13)]
     rng = np.random.default_rng(seed)
-    cache: dict = {}
+
+    def grid_points(low: Fraction) -> list[Fraction]:
+        return [low + (1 - 2 * low) * Fraction(j, grid - 1) for j in range(grid)]
+    cache = precomputed_sigmas([(a, b, eps, length, *tag) for eps in EPSILONS for low in lows
+                                for a in grid_points(low) for b in grid_points(low)
+                                for tag in ((), ("gk",))], engine)
     data = {"lows": [float(x) for x in lows], "epsilons": list(EPSILONS), "mqm": {}, "gk16": {},
             "sigma_mqm": {}, "sigma_gk16": {}}
     progress = Progress(len(lows) * len(EPSILONS), "figure 1")
@@ -79,7 +108,7 @@ def figure1_data(*, runs: int = 500, seed: int = 0, length: int = LENGTH,
         mqm_err, gk_err, mqm_sig, gk_sig = [], [], [], []
         for low in lows:
             high = 1 - low
-            points = [low + (high - low) * Fraction(j, grid - 1) for j in range(grid)]
+            points = grid_points(low)
             s_mqm = max(_mqm_sigma(a, b, eps, length, cache) for a in points for b in points)
             gks = [_gk16_sigma(a, b, eps, length, cache) for a in points for b in points]
             s_gk = None if any(g is None for g in gks) else max(gks)
@@ -107,10 +136,17 @@ def figure1_data(*, runs: int = 500, seed: int = 0, length: int = LENGTH,
     return data
 
 
-def figure3_data(*, grid: int = 99, length: int = LENGTH) -> dict:
-    """The region map of Figure 3: 0 = [11] fails, 1 = MQM adds less noise, 2 = [11] adds less."""
+def figure3_data(*, grid: int = 99, length: int = LENGTH, engine: Engine | None = None) -> dict:
+    """The region map of Figure 3: 0 = [11] fails, 1 = MQM adds less noise, 2 = [11] adds less
+    (with ``engine``, the noise scales of the grid are computed first as tasks)."""
     values = [Fraction(k + 1, grid + 1) for k in range(grid)]
-    cache: dict = {}
+    pairs = [(p0, p1, eps, length) for eps in EPSILONS
+             for i, p0 in enumerate(values) for p1 in values[i:]]
+    cache = precomputed_sigmas([pair + ("gk",) for pair in pairs], engine)
+    if cache:  # MQM's scale is needed only where [11] applies (as in the loop below)
+        cache.update(precomputed_sigmas(
+            [pair for pair in pairs if cache[(min(pair[:2]), max(pair[:2]), *pair[2:], "gk")]
+             is not None], engine))
     maps = {}
     progress = Progress(len(EPSILONS) * grid, "figure 3")
     for eps in EPSILONS:
@@ -131,15 +167,17 @@ def figure3_data(*, grid: int = 99, length: int = LENGTH) -> dict:
     return {"values": [float(v) for v in values], "maps": maps}
 
 
-def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99) -> list[Path]:
-    """Write ``figure_1.png`` and ``figure_3.png`` into ``out``; returns their paths."""
+def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99,
+                 engine: Engine | None = None) -> list[Path]:
+    """Write ``figure_1.png`` and ``figure_3.png`` into ``out``; returns their paths (noise
+    scales as tasks on ``engine`` when one is given)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
 
     out.mkdir(parents=True, exist_ok=True)
-    d1 = figure1_data(runs=runs, seed=seed)
+    d1 = figure1_data(runs=runs, seed=seed, engine=engine)
     fig, axes = plt.subplots(1, len(EPSILONS), figsize=(13, 3.8))
     for ax, eps in zip(axes, EPSILONS):
         ax.plot(d1["lows"], d1["mqm"][eps], "o-", label="Markov Quilt Mechanism")
@@ -159,7 +197,7 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99) -
     fig.savefig(p1, dpi=110)
     plt.close(fig)
 
-    d3 = figure3_data(grid=grid)
+    d3 = figure3_data(grid=grid, engine=engine)
     fig, axes = plt.subplots(1, len(EPSILONS), figsize=(13, 4.2))
     cmap = ListedColormap(["white", "gold", "royalblue"])
     extent = (d3["values"][0], d3["values"][-1], d3["values"][0], d3["values"][-1])

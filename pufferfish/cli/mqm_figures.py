@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pufferfish.cli.common import add_execution_options, execution_engine
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
                                    epsilon_help, nonnegative_int, parse_epsilon, positive_int,
                                    prepare_folder,
@@ -40,6 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--epsilons", default="1/10,1/5,1/2,1,2,5,10",
                         help=epsilon_help("Figure 4: comma-separated ε values"))
     add_common_options(parser)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -66,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
     folder = prepare_folder(args)
     paths = []
     if args.figure in ("1+3", "all"):
-        for path in make_figures(folder, runs=args.runs, seed=args.seed, grid=args.grid):
+        with execution_engine(args) as engine:  # the noise scales of the grids as tasks
+            figures = make_figures(folder, runs=args.runs, seed=args.seed, grid=args.grid,
+                                   engine=engine)
+        for path in figures:
             paths.append(Path(path))
             wrote(args, paths[-1])
     if figure_4:

@@ -152,3 +152,22 @@ def test_one_nodes_quilts_on_two_workers_are_the_in_process_quilts(cluster):
     family = chain_family(30, "given")
     assert (score_quilts(family, 11, as_budget("1"), engine=cluster).to_dict()
             == score_quilts(family, 11, as_budget("1")).to_dict())
+
+
+def test_the_mqm_figure_grids_on_a_cluster_equal_the_in_process_grids(cluster):
+    """Figures 1 and 3 of 002: the noise scales computed first as tasks give the same data as
+    the loops that compute them lazily (Figure 3 computes MQM only where [11] applies)."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from pufferfish.proofs_check.paper_002.figures import figure1_data, figure3_data
+
+    small = dict(runs=3, seed=1, length=20, lows=[Fraction(1, 10), Fraction(3, 10)], grid=3)
+    assert figure1_data(**small, engine=cluster) == figure1_data(**small)
+    alone, clustered = figure3_data(grid=5, length=20), figure3_data(grid=5, length=20,
+                                                                      engine=cluster)
+    assert alone["values"] == clustered["values"]
+    for eps, region in alone["maps"].items():
+        assert np.array_equal(region, clustered["maps"][eps])
+    assert {0, 1} <= set(np.unique(alone["maps"][1]))  # both regimes occur on this grid
