@@ -23,9 +23,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from pufferfish.examples import example_path
+from pufferfish.examples import quickstart_over
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.files.json_io import read_json_file
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.models.mechanisms import FunctionMechanism
 from pufferfish.models.model import PufferfishModel
@@ -33,13 +32,9 @@ from pufferfish.verify.privacy.audit import audit_model
 
 
 def model_dict(attributes: int) -> dict:
-    data = read_json_file(example_path("quickstart.json"))
-    names = [f"x{i}" for i in range(1, attributes + 1)]
-    data["attributes"] = names
-    data["priors"]["fair"] = {"independent": {a: {"0": "1/2", "1": "1/2"} for a in names}}
-    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2", "x3"]
-    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
-    return data
+    """The instance: :func:`pufferfish.examples.quickstart_over` (the quickstart over n binary
+    attributes, randomized response on x1..x3)."""
+    return quickstart_over(attributes)
 
 
 def unshared(model: PufferfishModel) -> PufferfishModel:

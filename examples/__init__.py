@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
 
@@ -25,3 +27,24 @@ def example_path(name: str) -> Path:
 def example_names() -> list[str]:
     """The names of the shipped example model files, sorted."""
     return sorted(entry.name for entry in files(__name__).iterdir() if entry.name.endswith(".json"))
+
+
+def quickstart_over(attributes: int, *, fair_one: str = "1/2", randomized: int = 3) -> dict:
+    """The quickstart model (``quickstart.json``) over ``attributes`` binary attributes
+    ``x1..xn``, as a model-file dict: the ``fair`` prior independent with ``Pr[x_i = 1] =
+    fair_one``, the ``sticky`` chain as shipped, randomized response on ``x1..x{randomized}`` and
+    the geometric sum clamped to ``[0, attributes]``.  The scalable instance of the audit
+    benchmarks and tests (``2^attributes`` datasets).
+
+    >>> data = quickstart_over(5, randomized=2)
+    >>> data["attributes"][-1], data["mechanisms"]["rr"]["per_entry"]["randomized_response"]
+    ('x5', {'keep': '3/4', 'attributes': ['x1', 'x2']})
+    """
+    data = json.loads(example_path("quickstart.json").read_text(encoding="utf-8"))
+    names = [f"x{i}" for i in range(1, attributes + 1)]
+    zero = str(1 - Fraction(fair_one))
+    data["attributes"] = names
+    data["priors"]["fair"] = {"independent": {a: {"0": zero, "1": fair_one} for a in names}}
+    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = names[:randomized]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
+    return data

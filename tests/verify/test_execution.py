@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pufferfish.examples import example_path
-from pufferfish.models.files.json_io import read_json_file
+from pufferfish.examples import example_path, quickstart_over
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.registry import claims_for
 from pufferfish.proofs_check.runner import run_claims, run_vacuity
@@ -20,13 +19,7 @@ from pufferfish.verify.privacy.audit import audit_model
 
 def chain_model(attributes: int) -> dict:
     """The quickstart over more binary attributes (the audit benchmark's instance)."""
-    data = read_json_file(example_path("quickstart.json"))
-    names = [f"x{i}" for i in range(1, attributes + 1)]
-    data["attributes"] = names
-    data["priors"]["fair"] = {"independent": {a: {"0": "1/3", "1": "2/3"} for a in names}}
-    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2"]
-    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
-    return data
+    return quickstart_over(attributes, fair_one="2/3", randomized=2)
 
 
 def test_no_option_runs_in_process_and_both_options_are_refused(monkeypatch):

@@ -10,10 +10,9 @@ import json
 import pytest
 
 from pufferfish.cli.main import main
-from pufferfish.examples import example_path
+from pufferfish.examples import example_path, quickstart_over
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.files.pufferfish_file import parse_model
-from pufferfish.models.files.json_io import read_json_file
 from pufferfish.verify.privacy import audit_plan
 from pufferfish.verify.privacy.audit import audit_model
 from pufferfish.verify.privacy.audit_plan import plan_audit
@@ -21,13 +20,7 @@ from pufferfish.verify.privacy.audit_plan import plan_audit
 
 def product_model(attributes: int) -> dict:
     """The quickstart on ``attributes`` binary attributes (fair and sticky priors)."""
-    data = read_json_file(example_path("quickstart.json"))
-    names = [f"x{i}" for i in range(1, attributes + 1)]
-    data["attributes"] = names
-    data["priors"]["fair"] = {"independent": {a: {"0": "1/2", "1": "1/2"} for a in names}}
-    data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["attributes"] = ["x1", "x2"]
-    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = attributes
-    return data
+    return quickstart_over(attributes, randomized=2)
 
 
 def test_a_universe_above_the_limit_is_audited_in_blocks_with_the_same_result():
