@@ -52,7 +52,7 @@ from pufferfish.verify.symbolic.families import family_envelope
 from pufferfish.verify.symbolic.univariate import as_poly, decompose, exact_point, rational_between
 
 __all__ = ["Piece", "SymbolicLevel", "LeakageZeroSet", "MechanismSymbolic", "SymbolicAudit",
-           "symbolic_audit", "symbolic_level", "family_level"]
+           "symbolic_audit", "symbolic_level", "family_level", "pufferfish_symbolic_level"]
 
 
 def _factored(element, box) -> sympy.Expr:
@@ -283,7 +283,8 @@ def leakage_zero_set(symbolic: SymbolicModel, name: str) -> LeakageZeroSet:
                           sympy.factor(common.as_expr()))
 
 
-def _pufferfish_level(symbolic: SymbolicModel, name) -> SymbolicLevel:
+def pufferfish_symbolic_level(symbolic: SymbolicModel, name) -> SymbolicLevel:
+    """The Pufferfish level of mechanism ``name`` (a tuple of names: their joint release)."""
     candidates = symbolic.pufferfish_candidates(name)
     if not symbolic.interval_families:
         return symbolic_level(symbolic, candidates, "Pufferfish")
@@ -330,12 +331,12 @@ def symbolic_audit(model: ParametricModel, max_datasets: int = DEFAULT_MAX_DATAS
         if progress:
             progress(name)
         results.append(MechanismSymbolic(
-            name, _pufferfish_level(symbolic, name),
+            name, pufferfish_symbolic_level(symbolic, name),
             symbolic_level(symbolic, symbolic.dp_candidates(name), "DP"),
             None if families else leakage_zero_set(symbolic, name)))
     joint = None
     if len(names) >= 2:
         if progress:
             progress("joint release")
-        joint = _pufferfish_level(symbolic, tuple(names))
+        joint = pufferfish_symbolic_level(symbolic, tuple(names))
     return SymbolicAudit(model.box.to_dict(), tuple(results), joint)
