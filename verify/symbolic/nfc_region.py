@@ -1,0 +1,348 @@
+"""Where Theorem 4's necessary condition for linear composition holds, as a function of the
+parameters: ``pufferfish composes MODEL --epsilon E --region``.
+
+The NfC value of mechanisms ``M_1..M_m`` (``000_65109fe28ca61d17.txt`` §5.1, Theorem 4;
+:mod:`pufferfish.verify.nfc.programs`) is the largest optimum of the linear programs
+``max_α min_ℓ Σ_i α_i d_ℓi`` with coefficients ``d_ℓi = log P(ω_i|D*) − log P(ω_i|D_ℓ)``.  In a
+parametric model each ``P(ω|D)`` is a rational function of the parameters, but the optimum of a
+linear program in those coefficients is only *piecewise* a function of them (the optimal basis
+changes), and the coefficients are logarithms: the NfC value is neither rational nor exactly
+computable as a closed form.  **This region is therefore certified numerically, not exact**: every
+box is decided by interval-verified LP certificates, and no float decides anything.
+
+Certificate of a box ``B`` (sound for every point of ``B``, no sampling):
+
+1. *Constant structure.* Every nonzero prior probability and kernel entry (a rational function)
+   is proved ``> 0`` on ``B`` (exact rational bounds of numerator and denominator,
+   :class:`pufferfish.models.polynomials.BoundedPolynomial`); the supports, hence the set of
+   programs, their outputs ``Ω*`` and their excluded datasets, are then the same at every point
+   of ``B``.  Otherwise the box is undecided.
+2. *Bounds.* Each ``log P(ω|D)`` is enclosed over ``B`` from the rational bounds of ``P``
+   (:func:`pufferfish.verify.numerics.intervals.log_enclosure`).  For each program, a rational
+   ``α`` on the simplex gives ``value >= min_ℓ Σ_i α_i d_ℓi`` and a rational ``β`` gives
+   ``value <= max_i Σ_ℓ β_ℓ d_ℓi`` at every point (weak duality, the feasible sets do not depend
+   on the parameters); both are bounded over ``B`` by the rigorous dot products of
+   :mod:`pufferfish.verify.numerics.log_table`.  ``α`` and ``β`` are the dyadic certificates of
+   :func:`pufferfish.verify.nfc.programs.nfc_programs` at a rational point of ``B`` (the centre
+   of the box, or of an ancestor box whose certificate is tried first).
+3. *Verdict* (:func:`pufferfish.verify.nfc.programs.nfc_verdict`, exact comparison with ε): the
+   condition NfC <= ε *holds* on ``B`` when every program's upper bound is <= ε, *fails* when some
+   program's lower bound is > ε (a program whose datasets are all excluded has value +inf).
+
+Undecided boxes are bisected along their widest side (:func:`bisect_widest`) until narrower
+than ``width`` and then reported as the boundary layer.  With one parameter the boxes are merged
+into intervals with rational endpoints.
+
+Cost: per box, one bound of each distinct probability (``O(terms)`` rational operations), one log
+enclosure each, and ``O(|Ω*|·|Ξ2|)`` numpy work per program; an LP pair per program only when the
+inherited certificate does not decide the box.  Boxes: ``O(log(extent/width))`` per boundary
+point with one parameter, ``O((extent/width)^(d−1))`` near the boundary with ``d``.
+
+>>> from pufferfish.models.parametric import load_parametric_model
+>>> from pufferfish.examples import example_path
+>>> model = load_parametric_model(example_path("quickstart_parametric.json")).restrict({"q": "9/10"})
+>>> region = nfc_region(model, "log(3)", ["rr"], width=Fraction(1, 64))
+>>> [(str(a), str(b)) for a, b in region.intervals("holds")]
+[('1/2', '3/4')]
+>>> [(str(a), str(b)) for a, b in region.intervals("fails")][0]
+('3/4', '1')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
+from pufferfish.models.parameter_box import bisect_widest
+from pufferfish.models.parametric import ParametricModel
+from pufferfish.models.polynomials import BoundedPolynomial, fraction_text, polynomial_terms
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+from pufferfish.verify.nfc.programs import (DEFAULT_MAX_COEFFICIENTS, nfc_programs, nfc_verdict)
+from pufferfish.verify.numerics.certified import Budget, parse_budget
+from pufferfish.verify.numerics.intervals import log_enclosure
+from pufferfish.verify.numerics.log_table import (dot_lower, dot_upper, lower_difference,
+                                                  upper_difference)
+from pufferfish.verify.report import Explained
+from pufferfish.verify.symbolic.evaluate import SymbolicModel
+
+__all__ = ["NfcRegion", "nfc_region", "CERTIFICATION"]
+
+Box = tuple[tuple[Fraction, Fraction], ...]
+
+CERTIFICATION = ("certified numerically, not exact: the NfC value is the optimum of linear "
+                 "programs in logarithms of the probabilities, only piecewise a function of the "
+                 "parameters; each box is decided by rational LP certificates (α, β) whose "
+                 "bounds are verified over the whole box with interval arithmetic")
+
+KINDS = ("holds", "fails", "boundary")
+
+
+@dataclass(frozen=True, repr=False)
+class NfcRegion(Explained):
+    """Boxes where NfC <= ε is proved (``inside``), where NfC > ε is proved (``outside``), and
+    the undecided boundary layer, each narrower than ``width``."""
+
+    names: tuple[str, ...]
+    ranges: dict
+    budget: Budget
+    mechanisms: tuple[str, ...]
+    inside: tuple[Box, ...]
+    outside: tuple[Box, ...]
+    boundary: tuple[Box, ...]
+    width: Fraction
+    solves: int
+    method: str = "map"
+
+    @property
+    def scope(self) -> str:
+        return f"NfC value of {', '.join(self.mechanisms)} <= ε"
+
+    def summary(self) -> str:
+        return f"region where the {self.scope} (ε = {self.budget.text})"
+
+    def boxes(self, kind: str) -> tuple[Box, ...]:
+        return {"holds": self.inside, "fails": self.outside, "boundary": self.boundary}[kind]
+
+    def intervals(self, kind: str) -> list[tuple[Fraction, Fraction]]:
+        """One parameter: the boxes of ``kind`` merged into closed intervals."""
+        merged: list[list[Fraction]] = []
+        for (low, high), in sorted(self.boxes(kind)):
+            if merged and merged[-1][1] == low:
+                merged[-1][1] = high
+            else:
+                merged.append([low, high])
+        return [(a, b) for a, b in merged]
+
+    def ranges_fractions(self) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+        return (tuple(Fraction(a) for a, _ in self.ranges.values()),
+                tuple(Fraction(b) for _, b in self.ranges.values()))
+
+    def _volume(self, kind: str) -> Fraction:
+        total = Fraction(0)
+        for box in self.boxes(kind):
+            size = Fraction(1)
+            for a, b in box:
+                size *= b - a
+            total += size
+        return total
+
+    def to_dict(self) -> dict:
+        data: dict = {"check": "nfc_region", "parameters": self.ranges, "budget": self.budget.text,
+                      "mechanisms": list(self.mechanisms), "method": "certified_numerical",
+                      "certification": CERTIFICATION, "width": fraction_text(self.width),
+                      "programs_solved_at": self.solves,
+                      "area": {k: fraction_text(self._volume(k)) for k in KINDS},
+                      "boxes": {k: [{n: [fraction_text(a), fraction_text(b)]
+                                     for n, (a, b) in zip(self.names, box)}
+                                    for box in self.boxes(k)] for k in KINDS}}
+        if len(self.names) == 1:
+            data["intervals"] = {k: [[fraction_text(a), fraction_text(b)]
+                                     for a, b in self.intervals(k)] for k in KINDS}
+        return data
+
+    def explain(self, source: str = "the model") -> str:
+        ranges = ", ".join(f"{n} in [{a}, {b}]" for n, (a, b) in self.ranges.items())
+        lines = [f"Region of {source} where the {self.scope} = {self.budget.text} "
+                 f"(Theorem 4's necessary condition), over {ranges}",
+                 f"{CERTIFICATION}; boundary boxes narrower than {fraction_text(self.width)}"]
+        labels = {"holds": "holds (NfC <= ε proved)", "fails": "fails (NfC > ε proved)",
+                  "boundary": "boundary (undecided)"}
+        if len(self.names) == 1:
+            for kind in KINDS:
+                shown = self.intervals(kind)
+                lines.append(f"{labels[kind]}: " + ("none" if not shown else ", ".join(
+                    f"[{fraction_text(a)}, {fraction_text(b)}]" for a, b in shown)))
+        else:
+            total = Fraction(1)
+            for a, b in zip(*self.ranges_fractions()):
+                total *= b - a
+            for kind in KINDS:
+                share = self._volume(kind) / total if total else Fraction(0)
+                lines.append(f"  {labels[kind]:<26} {len(self.boxes(kind)):>6} boxes, "
+                             f"{float(share):.2%} of the parameter box")
+        lines.append(f"LP certificates computed at {self.solves} point(s)")
+        return "\n".join(lines)
+
+
+class _BoxCertifier:
+    """The probabilities of a parametric model as bounded rational functions, and the NfC
+    certificates of boxes (see the module docstring)."""
+
+    def __init__(self, model: ParametricModel, mechanisms: list[str], max_datasets: int,
+                 max_outputs: int, max_coefficients: int) -> None:
+        self.model = model
+        self.mechanisms = mechanisms
+        self.max_datasets, self.max_outputs = max_datasets, max_outputs
+        self.max_coefficients = max_coefficients
+        symbolic = SymbolicModel(model, max_datasets, max_outputs)
+        self.field = symbolic.field
+        if symbolic.interval_families:
+            name = symbolic.interval_families[0]
+            raise UnsupportedError(f"prior {name!r} is an interval family; NfC regions are "
+                                   f"computed for table, independent, markov and uniform priors",
+                                   f"priors.{name}")
+        self.datasets = symbolic.datasets
+        self.index = {d: i for i, d in enumerate(self.datasets)}
+        kernels = {m: symbolic.kernel(m) for m in mechanisms}
+        self.outputs = [(m, o) for m in mechanisms
+                        for o in dict.fromkeys(o for row in kernels[m].values() for o in row)]
+        self.column = {key: j for j, key in enumerate(self.outputs)}
+        self.entries: dict[tuple[int, int], object] = {}
+        for m in mechanisms:
+            for d, row in kernels[m].items():
+                for o, value in row.items():
+                    self.entries[(self.index[d], self.column[(m, o)])] = value
+        self.prior_entries = [v for name in symbolic.finite_priors
+                              for v in symbolic.prior(name).values()]
+        self.symbols = model.box.symbols
+        self.factored: dict = {}
+        for value in list(self.entries.values()) + self.prior_entries:
+            if value not in self.factored:
+                self.factored[value] = (self._factors(value.numer), self._factors(value.denom))
+        self.solves = 0
+
+    def _factors(self, polynomial) -> tuple[Fraction, list[tuple[BoundedPolynomial, int]]]:
+        """``polynomial`` as a rational constant times powers of irreducible factors, each
+        bounded on its own (tight near the factor's zeros, e.g. ``(1 − p)^3`` near 1)."""
+        constant, factors = sympy.Poly(polynomial.as_expr(), *self.symbols).factor_list()
+        constant = sympy.Rational(constant)
+        return (Fraction(int(constant.p), int(constant.q)),
+                [(BoundedPolynomial.of(polynomial_terms(self.field(f.as_expr()).numer)), power)
+                 for f, power in factors])
+
+    @staticmethod
+    def _product_bounds(factored, box: Box) -> tuple[Fraction, Fraction]:
+        constant, factors = factored
+        low = high = constant
+        for factor, power in factors:
+            a, b = factor.bounds(box)
+            ends = [a ** power, b ** power]
+            f_low, f_high = (min(ends), max(ends))
+            if power % 2 == 0 and a < 0 < b:
+                f_low = Fraction(0)
+            products = [low * f_low, low * f_high, high * f_low, high * f_high]
+            low, high = min(products), max(products)
+        return low, high
+
+    def _bounds(self, value, box: Box) -> tuple[Fraction, Fraction] | None:
+        """Rational bounds of a probability on ``box``, or ``None`` unless it is proved > 0."""
+        numerator, denominator = self.factored[value]
+        n_low, n_high = self._product_bounds(numerator, box)
+        d_low, d_high = self._product_bounds(denominator, box)
+        if d_low <= 0 <= d_high:
+            return None
+        quotients = [n / d for n in (n_low, n_high) for d in (d_low, d_high)]
+        low, high = min(quotients), min(max(quotients), Fraction(1))
+        return (low, high) if low > 0 else None
+
+    def log_tables(self, box: Box) -> tuple[np.ndarray, np.ndarray] | None:
+        """Enclosures of every ``log P(ω|D)`` over ``box`` (``-inf`` where ``P`` is identically
+        0), or ``None`` when the zero pattern is not proved constant on the box."""
+        cache: dict = {}
+        for value in self.prior_entries:
+            if value not in cache and (cache.setdefault(value, self._bounds(value, box)) is None):
+                return None
+        shape = (len(self.datasets), len(self.outputs))
+        low, high = np.full(shape, -math.inf), np.full(shape, -math.inf)
+        logs: dict = {}
+        for (d, o), value in self.entries.items():
+            if value not in logs:
+                bounds = cache[value] if value in cache else self._bounds(value, box)
+                if bounds is None:
+                    return None
+                logs[value] = (log_enclosure(bounds[0])[0], log_enclosure(bounds[1])[1])
+            low[d, o], high[d, o] = logs[value]
+        return low, high
+
+    def certificates(self, box: Box) -> dict:
+        """The dyadic ``α`` and ``β`` of every program, solved at the centre of ``box``."""
+        centre = {n: (a + b) / 2 for n, (a, b) in zip(self.model.box.names, box)}
+        instance = self.model.instantiate(centre, max_datasets=self.max_datasets)
+        result = nfc_programs(instance, [instance.mechanism(m) for m in self.mechanisms], None,
+                              self.max_datasets, self.max_outputs, self.max_coefficients)
+        self.solves += 1
+        return {(p.first, p.second, p.d_star, p.support): (p.alpha, p.beta)
+                for p in result.programs}
+
+    def decide(self, box: Box, certificates: dict, budget: Budget) -> str:
+        """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates."""
+        tables = self.log_tables(box)
+        if tables is None:
+            return "undecided"
+        low, high = tables
+        lower, upper = -math.inf, -math.inf
+        for (first, second, d_star, support), (alpha, beta) in certificates.items():
+            star = self.index[d_star]
+            columns = np.flatnonzero(high[star] > -math.inf)
+            rows = np.array([self.index[d] for d in support])
+            kept = rows[(high[np.ix_(rows, columns)] > -math.inf).all(axis=1)]
+            if kept.size == 0:
+                lower = upper = math.inf
+                break
+            a_low = lower_difference(low[star, columns][None, :], high[np.ix_(kept, columns)])
+            a_high = upper_difference(high[star, columns][None, :], low[np.ix_(kept, columns)])
+            alpha_vector = np.zeros(columns.size)
+            position = {int(c): k for k, c in enumerate(columns)}
+            for key, weight in alpha:
+                alpha_vector[position[self.column[key]]] = float(weight)
+            beta_vector = np.zeros(kept.size)
+            place = {int(r): k for k, r in enumerate(kept)}
+            for dataset, weight in beta:
+                beta_vector[place[self.index[dataset]]] = float(weight)
+            lower = max(lower, float(np.min(dot_lower(alpha_vector, a_low))))
+            upper = max(upper, float(np.max(dot_upper(beta_vector, a_high.T))))
+        return nfc_verdict(lower, upper, budget)
+
+
+def nfc_region(model: ParametricModel, epsilon: str | Budget, mechanisms: list[str] | None = None,
+               width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
+               max_outputs: int = DEFAULT_MAX_OUTPUTS,
+               max_coefficients: int = DEFAULT_MAX_COEFFICIENTS) -> NfcRegion:
+    """The certified map of ``NfC value of mechanisms <= epsilon`` over the parameter box (see
+    the module docstring); ``mechanisms`` default to all, ``width`` to 1/64 of the widest
+    range."""
+    budget = epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon)
+    names = list(model.data.get("mechanisms") or {})
+    chosen = list(mechanisms) if mechanisms else names
+    if not chosen:
+        raise ModelError("the model has no mechanisms", "mechanisms")
+    for name in chosen:
+        if name not in names:
+            raise ModelError(f"no mechanism {name!r}; the model has {', '.join(names)}",
+                             "--mechanisms")
+    box = model.box
+    if width is None:
+        width = max(b - a for a, b in box.bounds) / 64
+    if width <= 0:
+        raise ModelError("the boundary width must be positive", "--width")
+    certifier = _BoxCertifier(model, chosen, max_datasets, max_outputs, max_coefficients)
+    found: dict[str, list[Box]] = {"holds": [], "violated": [], "undecided": []}
+    if all(a == b for a, b in box.bounds):
+        raise ModelError("every free parameter has a point range; use --set", "parameters")
+    pending: list[tuple[Box, dict | None]] = [(box.bounds, None)]
+    while pending:
+        current, inherited = pending.pop()
+        verdict = "undecided" if inherited is None else certifier.decide(current, inherited, budget)
+        certificates = inherited
+        if verdict == "undecided":
+            certificates = certifier.certificates(current)
+            verdict = certifier.decide(current, certificates, budget)
+        if verdict != "undecided":
+            found[verdict].append(current)
+            continue
+        halves = bisect_widest(current, width)
+        if halves is None:
+            found["undecided"].append(current)
+            continue
+        pending.extend((half, certificates) for half in halves)
+    key = lambda b: tuple(a for a, _ in b)  # noqa: E731
+    return NfcRegion(box.names, box.to_dict(), budget, tuple(chosen),
+                     tuple(sorted(found["holds"], key=key)),
+                     tuple(sorted(found["violated"], key=key)),
+                     tuple(sorted(found["undecided"], key=key)), width, certifier.solves)
