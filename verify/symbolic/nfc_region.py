@@ -201,27 +201,40 @@ class _BoxCertifier:
         self.prior_entries = [v for name in symbolic.finite_priors
                               for v in symbolic.prior(name).values()]
         self.symbols = model.box.symbols
+        self.factors: list[BoundedPolynomial] = []
+        self.factor_index: dict = {}
         self.factored: dict = {}
-        for value in list(self.entries.values()) + self.prior_entries:
-            if value not in self.factored:
-                self.factored[value] = (self._factors(value.numer), self._factors(value.denom))
+        self.ratios: dict[tuple[int, int, int], object] = {}
         self.solves = 0
 
-    def _factors(self, polynomial) -> tuple[Fraction, list[tuple[BoundedPolynomial, int]]]:
-        """``polynomial`` as a rational constant times powers of irreducible factors, each
-        bounded on its own (tight near the factor's zeros, e.g. ``(1 − p)^3`` near 1)."""
+    def _factors(self, polynomial) -> tuple[Fraction, list[tuple[int, int]]]:
+        """``polynomial`` as a rational constant times powers of irreducible factors (indices
+        into :attr:`factors`), each bounded on its own: tight near the factor's zeros (e.g.
+        ``(1 − p)^3`` near 1), and shared by every probability that has it."""
         constant, factors = sympy.Poly(polynomial.as_expr(), *self.symbols).factor_list()
         constant = sympy.Rational(constant)
-        return (Fraction(int(constant.p), int(constant.q)),
-                [(BoundedPolynomial.of(polynomial_terms(self.field(f.as_expr()).numer)), power)
-                 for f, power in factors])
+        indices = []
+        for factor, power in factors:
+            key = factor.as_expr()
+            if key not in self.factor_index:
+                self.factor_index[key] = len(self.factors)
+                self.factors.append(BoundedPolynomial.of(
+                    polynomial_terms(self.field(key).numer)))
+            indices.append((self.factor_index[key], power))
+        return Fraction(int(constant.p), int(constant.q)), indices
 
-    @staticmethod
-    def _product_bounds(factored, box: Box) -> tuple[Fraction, Fraction]:
+    def _factored(self, value) -> tuple:
+        if value not in self.factored:
+            self.factored[value] = (self._factors(value.numer), self._factors(value.denom))
+        return self.factored[value]
+
+    def _product_bounds(self, factored, box: Box, cache: dict) -> tuple[Fraction, Fraction]:
         constant, factors = factored
         low = high = constant
-        for factor, power in factors:
-            a, b = factor.bounds(box)
+        for index, power in factors:
+            if index not in cache:
+                cache[index] = self.factors[index].bounds(box)
+            a, b = cache[index]
             ends = [a ** power, b ** power]
             f_low, f_high = (min(ends), max(ends))
             if power % 2 == 0 and a < 0 < b:
@@ -230,33 +243,34 @@ class _BoxCertifier:
             low, high = min(products), max(products)
         return low, high
 
-    def _bounds(self, value, box: Box) -> tuple[Fraction, Fraction] | None:
-        """Rational bounds of a probability on ``box``, or ``None`` unless it is proved > 0."""
-        numerator, denominator = self.factored[value]
-        n_low, n_high = self._product_bounds(numerator, box)
-        d_low, d_high = self._product_bounds(denominator, box)
+    def _bounds(self, value, box: Box, cache: dict) -> tuple[Fraction, Fraction] | None:
+        """Rational bounds of a positive rational function on ``box`` (``cache``: the bounds of
+        the factors on this box), or ``None`` unless it is proved > 0."""
+        numerator, denominator = self._factored(value)
+        n_low, n_high = self._product_bounds(numerator, box, cache)
+        d_low, d_high = self._product_bounds(denominator, box, cache)
         if d_low <= 0 <= d_high:
             return None
         quotients = [n / d for n in (n_low, n_high) for d in (d_low, d_high)]
-        low, high = min(quotients), min(max(quotients), Fraction(1))
+        low, high = min(quotients), max(quotients)
         return (low, high) if low > 0 else None
 
-    def log_tables(self, box: Box) -> tuple[np.ndarray, np.ndarray] | None:
+    def log_tables(self, box: Box, cache: dict) -> tuple[np.ndarray, np.ndarray] | None:
         """Enclosures of every ``log P(ω|D)`` over ``box`` (``-inf`` where ``P`` is identically
         0), or ``None`` when the zero pattern is not proved constant on the box."""
-        cache: dict = {}
-        for value in self.prior_entries:
-            if value not in cache and (cache.setdefault(value, self._bounds(value, box)) is None):
+        for value in dict.fromkeys(self.prior_entries):
+            if self._bounds(value, box, cache) is None:
                 return None
         shape = (len(self.datasets), len(self.outputs))
         low, high = np.full(shape, -math.inf), np.full(shape, -math.inf)
         logs: dict = {}
         for (d, o), value in self.entries.items():
             if value not in logs:
-                bounds = cache[value] if value in cache else self._bounds(value, box)
+                bounds = self._bounds(value, box, cache)
                 if bounds is None:
                     return None
-                logs[value] = (log_enclosure(bounds[0])[0], log_enclosure(bounds[1])[1])
+                logs[value] = (log_enclosure(bounds[0])[0],
+                               log_enclosure(min(bounds[1], Fraction(1)))[1])
             low[d, o], high[d, o] = logs[value]
         return low, high
 
@@ -270,9 +284,31 @@ class _BoxCertifier:
         return {(p.first, p.second, p.d_star, p.support): (p.alpha, p.beta)
                 for p in result.programs}
 
+    def _tighten(self, a_low: np.ndarray, a_high: np.ndarray, star: int, kept: np.ndarray,
+                 columns: np.ndarray, box: Box, cache: dict) -> None:
+        """Narrow the enclosures of ``d_ℓi = log(P(ω_i|D*)/P(ω_i|D_ℓ))`` with bounds of the
+        ratio itself (reduced and factored: common factors cancel, so the enclosure shrinks with
+        the box much faster than the difference of two logarithms)."""
+        logs: dict = cache.setdefault("logs", {})
+        for r, row in enumerate(kept):
+            for c, column in enumerate(columns):
+                key = (star, int(row), int(column))
+                if key not in self.ratios:
+                    self.ratios[key] = (self.entries[(star, int(column))] /
+                                        self.entries[(int(row), int(column))])
+                bounds = self._bounds(self.ratios[key], box, cache)
+                if bounds is None:
+                    continue
+                for end in bounds:
+                    if end not in logs:
+                        logs[end] = log_enclosure(end)
+                a_low[r, c] = max(a_low[r, c], logs[bounds[0]][0])
+                a_high[r, c] = min(a_high[r, c], logs[bounds[1]][1])
+
     def decide(self, box: Box, certificates: dict, budget: Budget) -> str:
         """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates."""
-        tables = self.log_tables(box)
+        cache: dict = {}
+        tables = self.log_tables(box, cache)
         if tables is None:
             return "undecided"
         low, high = tables
@@ -287,6 +323,7 @@ class _BoxCertifier:
                 break
             a_low = lower_difference(low[star, columns][None, :], high[np.ix_(kept, columns)])
             a_high = upper_difference(high[star, columns][None, :], low[np.ix_(kept, columns)])
+            self._tighten(a_low, a_high, star, kept, columns, box, cache)
             alpha_vector = np.zeros(columns.size)
             position = {int(c): k for k, c in enumerate(columns)}
             for key, weight in alpha:
