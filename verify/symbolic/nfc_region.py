@@ -42,10 +42,15 @@ point with one parameter, ``O((extent/width)^(d−1))`` near the boundary with `
 >>> from pufferfish.examples import example_path
 >>> model = load_parametric_model(example_path("quickstart_parametric.json")).restrict({"q": "9/10"})
 >>> region = nfc_region(model, "log(3)", ["rr"], width=Fraction(1, 64))
->>> [(str(a), str(b)) for a, b in region.intervals("holds")]
-[('1/2', '3/4')]
->>> [(str(a), str(b)) for a, b in region.intervals("fails")][0]
-('3/4', '1')
+>>> for kind in ("holds", "fails", "boundary"):
+...     print(kind, [f"[{a}, {b}]" for a, b in region.intervals(kind)])
+holds ['[1/2, 47/64]']
+fails ['[49/64, 63/64]']
+boundary ['[47/64, 49/64]', '[63/64, 1]']
+
+Randomized response alone has NfC value ``log(p/(1 − p))``, which crosses ``log 3`` at
+``p = 3/4`` (inside the first boundary interval); at ``p = 1`` it never flips, outputs become
+impossible and the programs change, so the last box is never decided.
 """
 
 from __future__ import annotations
