@@ -47,6 +47,7 @@ per shape) plus ``O(|Ω*|·|Ξ2|)`` numpy work for the certificates.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -280,7 +281,10 @@ class _ProgramSolver:
         return np.asarray(alpha.value), np.asarray(beta.value), constraint_beta, report
 
 
+@functools.cache
 def _solver() -> str:
+    """HiGHS when installed (asked once: ``cp.installed_solvers()`` tries to import every solver
+    package, which cost more than solving a small program)."""
     return "HIGHS" if "HIGHS" in cp.installed_solvers() else "CLARABEL"
 
 

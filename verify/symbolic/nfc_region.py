@@ -155,7 +155,9 @@ class NfcRegion(Explained):
         ranges = ", ".join(f"{n} in [{a}, {b}]" for n, (a, b) in self.ranges.items())
         lines = [f"Region of {source} where the {self.scope} = {self.budget.text} "
                  f"(Theorem 4's necessary condition), over {ranges}",
-                 f"{CERTIFICATION}; boundary boxes narrower than {fraction_text(self.width)}"]
+                 "certified numerically, not exact (interval-verified LP certificates; the NfC "
+                 "value is only piecewise a function of the parameters); boundary boxes "
+                 f"narrower than {fraction_text(self.width)}"]
         labels = {"holds": "holds (NfC <= ε proved)", "fails": "fails (NfC > ε proved)",
                   "boundary": "boundary (undecided)"}
         if len(self.names) == 1:
@@ -311,11 +313,20 @@ class _BoxCertifier:
                 a_high[r, c] = min(a_high[r, c], logs[bounds[1]][1])
 
     def decide(self, box: Box, certificates: dict, budget: Budget) -> str:
-        """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates."""
+        """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates:
+        first with the differences of the logarithms' enclosures, then, if that does not
+        decide, with the tighter enclosures of the ratios."""
         cache: dict = {}
         tables = self.log_tables(box, cache)
         if tables is None:
             return "undecided"
+        verdict = self._decide(tables, certificates, budget, box, cache, tight=False)
+        if verdict == "undecided":
+            verdict = self._decide(tables, certificates, budget, box, cache, tight=True)
+        return verdict
+
+    def _decide(self, tables: tuple[np.ndarray, np.ndarray], certificates: dict, budget: Budget,
+                box: Box, cache: dict, tight: bool) -> str:
         low, high = tables
         lower, upper = -math.inf, -math.inf
         for (first, second, d_star, support), (alpha, beta) in certificates.items():
@@ -328,7 +339,8 @@ class _BoxCertifier:
                 break
             a_low = lower_difference(low[star, columns][None, :], high[np.ix_(kept, columns)])
             a_high = upper_difference(high[star, columns][None, :], low[np.ix_(kept, columns)])
-            self._tighten(a_low, a_high, star, kept, columns, box, cache)
+            if tight:
+                self._tighten(a_low, a_high, star, kept, columns, box, cache)
             alpha_vector = np.zeros(columns.size)
             position = {int(c): k for k, c in enumerate(columns)}
             for key, weight in alpha:
