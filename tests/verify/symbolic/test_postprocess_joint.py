@@ -103,3 +103,17 @@ def test_joint_and_mechanism_are_exclusive_and_checked():
         budget_region(model, "log(3)", mechanism="rr", joint=("rr", "sum"))
     with pytest.raises(ModelError, match="two or more"):
         budget_region(model, "log(3)", joint=("rr",))
+
+
+def test_joint_release_dp_closed_form_agrees_with_point_dp_levels():
+    data = json.loads(json.dumps(QUICK))
+    data["mechanisms"]["both"] = {"compose": ["rr", "sum"]}
+    model = parse_parametric_model(data).restrict({"q": "9/10"})
+    from pufferfish.verify.symbolic.levels import symbolic_audit
+
+    joint_dp = symbolic_audit(parse_parametric_model(QUICK).restrict({"q": "9/10"})).joint_dp
+    assert [str(p.ratio) for p in joint_dp.pieces] == ["2*p/(1 - p)"]
+    for x in (Fraction(5, 8), Fraction(3, 4), Fraction(9, 10)):
+        instance = model.instantiate({"p": x})
+        point = dp_level(instance.universe, instance.mechanisms["both"], "entry")
+        assert piece_value(joint_dp, x) == max(1, point.max_ratio)
