@@ -253,6 +253,12 @@ class _BoxCertifier:
     def _bounds(self, value, box: Box, cache: dict) -> tuple[Fraction, Fraction] | None:
         """Rational bounds of a positive rational function on ``box`` (``cache``: the bounds of
         the factors on this box), or ``None`` unless it is proved > 0."""
+        if ("value", value) in cache:
+            return cache[("value", value)]
+        cache[("value", value)] = bounds = self._quotient_bounds(value, box, cache)
+        return bounds
+
+    def _quotient_bounds(self, value, box: Box, cache: dict) -> tuple[Fraction, Fraction] | None:
         numerator, denominator = self._factored(value)
         n_low, n_high = self._product_bounds(numerator, box, cache)
         d_low, d_high = self._product_bounds(denominator, box, cache)
