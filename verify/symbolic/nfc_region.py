@@ -24,7 +24,9 @@ Certificate of a box ``B`` (sound for every point of ``B``, no sampling):
    on the parameters); both are bounded over ``B`` by the rigorous dot products of
    :mod:`pufferfish.verify.numerics.log_table`.  ``α`` and ``β`` are the dyadic certificates of
    :func:`pufferfish.verify.nfc.programs.nfc_programs` at a rational point of ``B`` (the centre
-   of the box, or of an ancestor box whose certificate is tried first).
+   of the box, or of an ancestor box whose certificate is tried first; an inherited certificate
+   is used only if it covers every program of ``B`` with ``α`` on its possible outputs and ``β``
+   on its kept datasets, else the programs are solved at the centre of ``B``).
 3. *Verdict* (:func:`pufferfish.verify.nfc.programs.nfc_verdict`, exact comparison with ε): the
    condition NfC <= ε *holds* on ``B`` when every program's upper bound is <= ε, *fails* when some
    program's lower bound is > ε (a program whose datasets are all excluded has value +inf).
@@ -207,12 +209,30 @@ class _BoxCertifier:
                     self.entries[(self.index[d], self.column[(m, o)])] = value
         self.prior_entries = [v for name in symbolic.finite_priors
                               for v in symbolic.prior(name).values()]
+        self.programs = self._program_keys(symbolic)
         self.symbols = model.box.symbols
         self.factors: list[BoundedPolynomial] = []
         self.factor_index: dict = {}
         self.factored: dict = {}
         self.ratios: dict[tuple[int, int, int], object] = {}
         self.solves = 0
+
+    @staticmethod
+    def _program_keys(symbolic: SymbolicModel) -> frozenset:
+        """The programs ``(s1, s2, D*, supp θ(·|s2))`` of every finite prior (as
+        :func:`pufferfish.verify.nfc.programs.nfc_programs` builds them), read from the nonzero
+        prior probabilities: on a box where each of them is proved > 0 these are the programs at
+        every point."""
+        keys = set()
+        for name in symbolic.finite_priors:
+            support = list(symbolic.prior(name))
+            for pair in symbolic.generic.pairs:
+                for first, second in pair.directions():
+                    xi1 = [d for d in support if first.holds(d)]
+                    xi2 = frozenset(d for d in support if second.holds(d))
+                    if xi1 and xi2:
+                        keys.update((first.name, second.name, d, xi2) for d in xi1)
+        return frozenset(keys)
 
     def _factors(self, polynomial) -> tuple[Fraction, list[tuple[int, int]]]:
         """``polynomial`` as a rational constant times powers of irreducible factors (indices
@@ -294,7 +314,7 @@ class _BoxCertifier:
         result = nfc_programs(instance, [instance.mechanism(m) for m in self.mechanisms], None,
                               self.max_datasets, self.max_outputs, self.max_coefficients)
         self.solves += 1
-        return {(p.first, p.second, p.d_star, p.support): (p.alpha, p.beta)
+        return {(p.first, p.second, p.d_star, frozenset(p.support)): (p.alpha, p.beta)
                 for p in result.programs}
 
     def _tighten(self, a_low: np.ndarray, a_high: np.ndarray, star: int, kept: np.ndarray,
@@ -335,7 +355,11 @@ class _BoxCertifier:
                 box: Box, cache: dict, tight: bool) -> str:
         low, high = tables
         lower, upper = -math.inf, -math.inf
+        if not self.programs <= set(certificates):
+            return "undecided"          # certificates from a point of another structure
         for (first, second, d_star, support), (alpha, beta) in certificates.items():
+            if (first, second, d_star, support) not in self.programs:
+                continue
             star = self.index[d_star]
             columns = np.flatnonzero(high[star] > -math.inf)
             rows = np.array([self.index[d] for d in support])
@@ -347,12 +371,15 @@ class _BoxCertifier:
             a_high = upper_difference(high[star, columns][None, :], low[np.ix_(kept, columns)])
             if tight:
                 self._tighten(a_low, a_high, star, kept, columns, box, cache)
-            alpha_vector = np.zeros(columns.size)
             position = {int(c): k for k, c in enumerate(columns)}
+            place = {int(r): k for k, r in enumerate(kept)}
+            if not (beta and all(self.column.get(key) in position for key, _ in alpha) and
+                    all(self.index[dataset] in place for dataset, _ in beta)):
+                return "undecided"      # α or β of a point where other outputs are possible
+            alpha_vector = np.zeros(columns.size)
             for key, weight in alpha:
                 alpha_vector[position[self.column[key]]] = float(weight)
             beta_vector = np.zeros(kept.size)
-            place = {int(r): k for k, r in enumerate(kept)}
             for dataset, weight in beta:
                 beta_vector[place[self.index[dataset]]] = float(weight)
             lower = max(lower, float(np.min(dot_lower(alpha_vector, a_low))))
@@ -381,10 +408,10 @@ def nfc_region(model: ParametricModel, epsilon: str | Budget, mechanisms: list[s
         width = max(b - a for a, b in box.bounds) / 64
     if width <= 0:
         raise ModelError("the boundary width must be positive", "--width")
-    certifier = _BoxCertifier(model, chosen, max_datasets, max_outputs, max_coefficients)
-    found: dict[str, list[Box]] = {"holds": [], "violated": [], "undecided": []}
     if all(a == b for a, b in box.bounds):
         raise ModelError("every free parameter has a point range; use --set", "parameters")
+    certifier = _BoxCertifier(model, chosen, max_datasets, max_outputs, max_coefficients)
+    found: dict[str, list[Box]] = {"holds": [], "violated": [], "undecided": []}
     pending: list[tuple[Box, dict | None]] = [(box.bounds, None)]
     while pending:
         current, inherited = pending.pop()
