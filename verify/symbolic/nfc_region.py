@@ -338,13 +338,16 @@ class _BoxCertifier:
                 a_low[r, c] = max(a_low[r, c], logs[bounds[0]][0])
                 a_high[r, c] = min(a_high[r, c], logs[bounds[1]][1])
 
-    def decide(self, box: Box, certificates: dict, budget: Budget) -> str:
-        """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates:
-        first with the differences of the logarithms' enclosures, then, if that does not
-        decide, with the tighter enclosures of the ratios."""
+    def decide(self, box: Box, certificates: dict | None, budget: Budget) -> str:
+        """``"holds"``, ``"violated"`` or ``"undecided"`` on ``box`` with these certificates
+        (``None``: none yet), or ``"mixed"`` when the zero pattern is not proved constant on
+        the box (no certificate can decide it): first with the differences of the logarithms'
+        enclosures, then, if that does not decide, with the tighter enclosures of the ratios."""
         cache: dict = {}
         tables = self.log_tables(box, cache)
         if tables is None:
+            return "mixed"
+        if certificates is None:
             return "undecided"
         verdict = self._decide(tables, certificates, budget, box, cache, tight=False)
         if verdict == "undecided":
@@ -415,12 +418,12 @@ def nfc_region(model: ParametricModel, epsilon: str | Budget, mechanisms: list[s
     pending: list[tuple[Box, dict | None]] = [(box.bounds, None)]
     while pending:
         current, inherited = pending.pop()
-        verdict = "undecided" if inherited is None else certifier.decide(current, inherited, budget)
+        verdict = certifier.decide(current, inherited, budget)
         certificates = inherited
         if verdict == "undecided":
             certificates = certifier.certificates(current)
             verdict = certifier.decide(current, certificates, budget)
-        if verdict != "undecided":
+        if verdict in ("holds", "violated"):
             found[verdict].append(current)
             continue
         halves = bisect_widest(current, width)
