@@ -315,10 +315,36 @@ def _read_at(path: str | os.PathLike, assignments: list[str] | None) -> tuple[ob
     return data, values
 
 
-def load_free_parameters(path: str | os.PathLike, assignments: list[str] | None) -> ParametricModel:
-    """The parametric model of the file at ``path`` with the ``--set`` parameters fixed (at
-    least one parameter must stay free)."""
-    data = read_json_file(path, "model file")
+def add_postprocessed(data: object, mechanism: str, mapping: object) -> tuple[dict, str]:
+    """A copy of the decoded model file ``data`` with one more mechanism: ``mechanism`` followed
+    by the post-processor of the decoded map file ``mapping`` (``{"map": [[output, [[new output,
+    p], ...]], ...]}``; in a parametric model the ``p`` may be expressions in its parameters).
+    Returns the copy and the new mechanism's name (``postprocessed``, with ``_`` appended until
+    it is free).
+
+    >>> data, name = add_postprocessed({"mechanisms": {"m": {}}}, "m", {"map": [[0, [[0, "1"]]]]})
+    >>> name, data["mechanisms"][name]["postprocess"]["mechanism"]
+    ('postprocessed', 'm')
+    """
+    if not isinstance(mapping, dict) or set(mapping) != {"map"}:
+        raise ModelError("the map file is {\"map\": [[output, [[new output, p], ...]], ...]}",
+                         "--map")
+    if not isinstance(data, dict) or not isinstance(data.get("mechanisms"), dict):
+        raise ModelError("the model has no mechanisms", "mechanisms")
+    data = copy.deepcopy(data)
+    name = "postprocessed"
+    while name in data["mechanisms"]:
+        name += "_"
+    data["mechanisms"][name] = {"postprocess": {"mechanism": mechanism, "map": mapping["map"]}}
+    return data, name
+
+
+def load_free_parameters(path: str | os.PathLike, assignments: list[str] | None,
+                         data: object = None) -> ParametricModel:
+    """The parametric model of the file at ``path`` (or of its decoded contents ``data`` when
+    given) with the ``--set`` parameters fixed (at least one parameter must stay free)."""
+    if data is None:
+        data = read_json_file(path, "model file")
     if not (isinstance(data, dict) and "parameters" in data):
         raise ModelError("this model declares no \"parameters\"; closed forms and regions need a "
                          "parametric model (add \"parameters\": {\"p\": [low, high]} and write "

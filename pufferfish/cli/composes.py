@@ -8,15 +8,22 @@ attack is searched), 3 when the certified interval contains ε, 2 on bad input.
 
 The output is :class:`pufferfish.verify.nfc.report.CompositionReport` (the NfC result, the attack,
 the premise of Theorem 4 and, with ``--runs``, the levels of repeated runs).
+
+``pufferfish composes MODEL --epsilon E --region [--set ...] [--width W] [--out DIR]`` (a
+parametric model): where the necessary condition NfC <= ε holds, where it fails, and the boundary
+layer, as a function of the free parameters — certified numerically by interval-verified LP
+certificates, not exact (:mod:`pufferfish.verify.symbolic.nfc_region`); intervals for one free
+parameter, a map of boxes for several (``--out``: ``region.png`` for two); exit 0.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
-                                   emit, epsilon_help, names_option, parse_epsilon,
-                                   positive_int)
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
+                                   UsageError, add_common_options, add_out_folder, emit,
+                                   epsilon_help, names_option, parse_epsilon, positive_int,
+                                   prepare_folder, wrote)
 from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
@@ -34,6 +41,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "(output multisets)")
     parser.add_argument("--max-coefficients", type=positive_int, default=10**6,
                         help="refuse programs with more coefficients (default 10^6)")
+    parser.add_argument("--region", action="store_true",
+                        help="parametric model: where NfC <= ε holds / fails over the parameters "
+                             "left free by --set (certified numerically, not exact)")
+    parser.add_argument("--width", help=f"with --region: bisect undecided boxes until narrower "
+                                         f"than this ({RATIONAL_FORMS}; default 1/64 of the "
+                                         f"widest range)")
+    add_out_folder(parser, "region.png, the map of a two-parameter --region")
     add_common_options(parser, datasets=True, outputs=True)
     add_parameter_options(parser)
     parser.set_defaults(handler=run)
@@ -44,6 +58,11 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.nfc.report import composition_report
 
     budget = parse_epsilon(args.epsilon)
+    if args.region:
+        return _region(args, budget)
+    for option, value in (("--width", args.width), ("--out", args.out)):
+        if value is not None:
+            raise UsageError(f"{option} applies to --region only")
     model = load_pufferfish_model(args)
     names = names_option(args.mechanisms, "--mechanisms") or list(model.mechanisms)
     report = composition_report(model, [model.mechanism(n) for n in names], budget,
@@ -52,3 +71,31 @@ def run(args: argparse.Namespace) -> int:
                                 max_coefficients=args.max_coefficients)
     emit(args, report.to_dict(), report.explain())
     return {"holds": EXIT_OK, "violated": EXIT_VIOLATED}.get(report.verdict, EXIT_UNDECIDED)
+
+
+def _region(args: argparse.Namespace, budget) -> int:
+    from pufferfish.models.numbers import exact
+    from pufferfish.models.parametric import load_free_parameters
+    from pufferfish.verify.symbolic.nfc_region import nfc_region
+
+    if args.runs is not None:
+        raise UsageError("--runs applies to a model at a point, not to --region")
+    width = None
+    if args.width is not None:
+        width = exact(args.width, "--width")
+        if width <= 0:
+            raise UsageError("--width must be positive")
+    model = load_free_parameters(args.model, args.assignments)
+    if args.out is not None and len(model.box.names) != 2:
+        raise UsageError(f"--out draws a two-parameter map; this region has "
+                         f"{len(model.box.names)} free parameter(s)")
+    result = nfc_region(model, budget, names_option(args.mechanisms, "--mechanisms"), width,
+                        args.max_datasets, args.max_outputs, args.max_coefficients)
+    if args.out is not None:
+        from pufferfish.verify.symbolic.plot import plot_region
+
+        path = prepare_folder(args) / "region.png"
+        plot_region(result, path)
+        wrote(args, path)
+    emit(args, result.to_dict(), result.explain(args.model))
+    return EXIT_OK

@@ -3,6 +3,9 @@ invariance of NfC constraint sets (``000_65109fe28ca61d17.txt`` §5.2, Theorem 5
 :mod:`pufferfish.verify.nfc.postprocessing`).
 
 * ``pufferfish postprocess MODEL --mechanism M --map MAP`` — exit 1 if a level increased;
+* ``pufferfish postprocess MODEL --mechanism M --map MAP --symbolic [--set ...]`` — a parametric
+  model: the Pufferfish and DP levels before and after as closed forms in the free parameters
+  (:mod:`pufferfish.verify.symbolic.postprocess`; the map may use the parameters); exit 0;
 * ``pufferfish postprocess --constraints FILE [--out DIR]`` — exit 1 when the constraint set is
   not invariant; ``--out`` writes the proof's construction (M̂ and A∘M̂) as the model file
   ``DIR/construction.json``.
@@ -28,6 +31,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--mechanism", help="the mechanism to post-process")
     parser.add_argument("--map", help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")
     parser.add_argument("--constraints", help="NfC constraints file {\"nfc_constraints\": 1, ...}")
+    parser.add_argument("--symbolic", action="store_true",
+                        help="parametric model: the levels before and after as closed forms in the "
+                             "parameters left free by --set")
     add_out_folder(parser, f"the construction of the proof (M̂ and A∘M̂) as the model file "
                            f"{CONSTRUCTION_FILE}, with --constraints")
     parser.add_argument("--write", metavar="FILE", type=output_file, help=argparse.SUPPRESS)
@@ -39,34 +45,37 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     if args.constraints:
-        if args.model or args.mechanism or args.map:
+        if args.model or args.mechanism or args.map or args.symbolic:
             raise UsageError("use either --constraints FILE or MODEL --mechanism M --map MAP")
         return _constraints(args)
     if not (args.model and args.mechanism and args.map):
         raise UsageError("give MODEL --mechanism M --map MAP, or --constraints FILE")
     if args.out or args.write:
         raise UsageError("--out applies to --constraints only")
-    return _audit(args)
+    return _symbolic(args) if args.symbolic else _audit(args)
+
+
+def _symbolic(args: argparse.Namespace) -> int:
+    from pufferfish.models.files.json_io import read_json_file
+    from pufferfish.models.parametric import add_postprocessed, load_free_parameters
+    from pufferfish.verify.symbolic.postprocess import symbolic_postprocess
+
+    data, name = add_postprocessed(read_json_file(args.model, "model file"), args.mechanism,
+                                   read_json_file(args.map, "map file"))
+    model = load_free_parameters(args.model, args.assignments, data)
+    result = symbolic_postprocess(model, args.mechanism, name, args.max_datasets,
+                                  args.max_outputs)
+    emit(args, result.to_dict(), result.explain(args.model))
+    return EXIT_OK
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from pufferfish.models.errors import ModelError
     from pufferfish.models.files.pufferfish_file import parse_model, read_json_file
-    from pufferfish.models.parametric import model_data_at
+    from pufferfish.models.parametric import add_postprocessed, model_data_at
     from pufferfish.verify.nfc.postprocessing import postprocess_audit
 
     data = model_data_at(args.model, args.assignments, max_datasets=args.max_datasets)
-    mapping = read_json_file(args.map, "map file")
-    if not isinstance(mapping, dict) or set(mapping) != {"map"}:
-        raise ModelError("the map file is {\"map\": [[output, [[new output, p], ...]], ...]}",
-                         "--map")
-    if not isinstance(data, dict) or not isinstance(data.get("mechanisms"), dict):
-        raise ModelError("the model has no mechanisms", "mechanisms")
-    name = "postprocessed"
-    while name in data["mechanisms"]:
-        name += "_"
-    data["mechanisms"][name] = {"postprocess": {"mechanism": args.mechanism,
-                                                "map": mapping["map"]}}
+    data, name = add_postprocessed(data, args.mechanism, read_json_file(args.map, "map file"))
     model = parse_model(data, max_datasets=args.max_datasets)
     result = postprocess_audit(model, model.mechanism(args.mechanism), model.mechanism(name),
                                args.max_datasets, args.max_outputs)

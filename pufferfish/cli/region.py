@@ -1,8 +1,10 @@
-"""``pufferfish region MODEL --epsilon E [--mechanism M] [--set NAME=VALUE] [--width W]
-[--out DIR]``: the parameter values of a parametric model where a Pufferfish budget holds
-(``000_65109fe28ca61d17.txt`` Definition 5; :func:`pufferfish.verify.symbolic.region.budget_region`):
-exact intervals with algebraic endpoints for one free parameter, a certified map of boxes for
-several (with ``--out``, a picture of it for two)."""
+"""``pufferfish region MODEL --epsilon E [--mechanism M [--map MAP] | --joint M1,M2]
+[--set NAME=VALUE] [--width W] [--out DIR]``: the parameter values of a parametric model where a
+Pufferfish budget holds (``000_65109fe28ca61d17.txt`` Definition 5;
+:func:`pufferfish.verify.symbolic.region.budget_region`): exact intervals with algebraic endpoints
+for one free parameter, a certified map of boxes for several (with ``--out``, a picture of it for
+two).  ``--joint`` asks for the joint release of some mechanisms (§4), ``--map`` for ``M``
+followed by a post-processor (§5.2; the map may use the model's parameters)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
-                                   prepare_folder, wrote)
+                                   names_option, prepare_folder, wrote)
 from pufferfish.cli.common import add_parameter_options
 
 
@@ -21,6 +23,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--epsilon", required=True, help=epsilon_help("the budget"))
     parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
                                             "joint release, as audit --epsilon checks)")
+    parser.add_argument("--joint", help="the joint release of these comma-separated mechanisms "
+                                        "(independent runs; 000 §4)")
+    parser.add_argument("--map", help="with --mechanism M: the region of M followed by this "
+                                      "post-processor (JSON file {\"map\": [[output, [[new "
+                                      "output, p], ...]], ...]}; p may use the parameters)")
     add_parameter_options(parser)
     parser.add_argument("--width", help=f"several parameters: bisect undecided boxes until "
                                          f"narrower than this ({RATIONAL_FORMS}; default 1/64 "
@@ -32,8 +39,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.models.files.json_io import read_json_file
     from pufferfish.models.numbers import exact
-    from pufferfish.models.parametric import load_free_parameters
+    from pufferfish.models.parametric import add_postprocessed, load_free_parameters
     from pufferfish.verify.symbolic.region import budget_region
 
     budget = parse_epsilon(args.epsilon)
@@ -42,12 +50,21 @@ def run(args: argparse.Namespace) -> int:
         width = exact(args.width, "--width")
         if width <= 0:
             raise UsageError("--width must be positive")
-    model = load_free_parameters(args.model, args.assignments)
+    joint = names_option(args.joint, "--joint")
+    mechanism = args.mechanism
+    if args.map is not None:
+        if mechanism is None:
+            raise UsageError("--map post-processes one mechanism: give --mechanism M too")
+        data, mechanism = add_postprocessed(read_json_file(args.model, "model file"), mechanism,
+                                            read_json_file(args.map, "map file"))
+        model = load_free_parameters(args.model, args.assignments, data)
+    else:
+        model = load_free_parameters(args.model, args.assignments)
     if args.out is not None and len(model.box.names) != 2:
         raise UsageError(f"--out draws a two-parameter map; this region has "
                          f"{len(model.box.names)} free parameter(s)")
-    result = budget_region(model, budget, args.mechanism, width, args.max_datasets,
-                           args.max_outputs)
+    result = budget_region(model, budget, mechanism, width, args.max_datasets,
+                           args.max_outputs, tuple(joint) if joint else None)
     if args.out is not None:
         from pufferfish.verify.symbolic.plot import plot_region
 

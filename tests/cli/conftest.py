@@ -22,6 +22,8 @@ def cli(capsys):
 
 
 MAP = {"map": [["a", [["x", "1"]]], ["b", [["x", "1/2"], ["y", "1/2"]]]]}
+SUM_MAP = {"map": [[0, [["low", "1"]]], [1, [["low", "1"]]], [2, [["high", "1"]]],
+                   [3, [["high", "1"]]]]}
 CONSTRAINTS = {"nfc_constraints": 1, "epsilon": "1/2", "constraints": [
     {"name": "mixed", "left": [0], "beta": [[[1], "1/2"], [[2], "1/2"]]},
     {"name": "dp", "left": [1], "pair": ["s2", "s1"], "beta": [[[0], "1"]]}]}
@@ -33,6 +35,7 @@ def cases_on_examples(tmp):
     ex = lambda name: str(example_path(name))  # noqa: E731
     (tmp / "map.json").write_text(json.dumps(MAP))
     (tmp / "constraints.json").write_text(json.dumps(CONSTRAINTS))
+    (tmp / "sum_map.json").write_text(json.dumps(SUM_MAP))
     curve = {"influence_curve": 1, "entries": 3, "points": [
         {"b": 0, "a": "inf"}, {"b": 1, "a": "log(4)"}, {"b": 2, "a": "log(2)"}, {"b": 3, "a": "0"}]}
     (tmp / "curve.json").write_text(json.dumps(curve))
@@ -79,6 +82,12 @@ def cases_on_examples(tmp):
                     "--mechanism", "rr", "--set", "q=9/10"]),
         ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
                     "--mechanism", "rr", "--width", "1/8"]),
+        ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                    "--joint", "rr,sum", "--set", "q=9/10"]),
+        ("composes", ["composes", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
+                      "--region", "--mechanisms", "rr", "--set", "q=9/10", "--width", "1/16"]),
+        ("postprocess", ["postprocess", ex("quickstart_parametric.json"), "--mechanism", "sum",
+                         "--map", str(tmp / "sum_map.json"), "--symbolic", "--set", "p=3/4"]),
         ("audit", ["audit", ex("quickstart_parametric.json"), "--symbolic", "--set", "q=9/10"]),
         ("audit", ["audit", ex("quickstart_parametric.json"), "--set", "p=3/4", "--set", "q=9/10"]),
         ("experiment", ["experiment", "topk", "--shape", "activities", "--trials", "2",

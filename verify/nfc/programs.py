@@ -47,6 +47,7 @@ per shape) plus ``O(|Ω*|·|Ξ2|)`` numpy work for the certificates.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -130,6 +131,7 @@ class NfcProgram:
     beta: tuple[tuple[Dataset, Fraction], ...]    # exact, on the simplex (nonzero entries)
     solver: SolverReport
     killers: tuple[OutputKey, ...] = ()           # for an infinite program: outputs ruling s2 out
+    support: tuple[Dataset, ...] = ()             # supp θ(·|s2), in the order of the program key
 
     @property
     def infinite(self) -> bool:
@@ -279,7 +281,10 @@ class _ProgramSolver:
         return np.asarray(alpha.value), np.asarray(beta.value), constraint_beta, report
 
 
+@functools.cache
 def _solver() -> str:
+    """HiGHS when installed (asked once: ``cp.installed_solvers()`` tries to import every solver
+    package, which cost more than solving a small program)."""
     return "HIGHS" if "HIGHS" in cp.installed_solvers() else "CLARABEL"
 
 
@@ -335,7 +340,7 @@ def nfc_programs(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     lower = max((p.lower for p in programs), default=-math.inf)
     upper = max((p.upper for p in programs), default=-math.inf)
     witness = max(programs, key=lambda p: (p.lower, p.upper), default=None)
-    verdict = _verdict(lower, upper, budget) if budget is not None else None
+    verdict = nfc_verdict(lower, upper, budget) if budget is not None else None
     notes = []
     if not programs:
         notes.append("no program: every pair has a secret of probability 0 under every prior")
@@ -436,7 +441,7 @@ def _solve_program(first: str, second: str, d_star: Dataset, support: tuple[Data
         weight = Fraction(1, len(killers))
         return NfcProgram(first, second, occurrences, d_star, len(columns), len(support), excluded,
                           math.inf, math.inf, tuple((o, weight) for o in killers), (),
-                          SolverReport(INFINITE_STATUS), killers)
+                          SolverReport(INFINITE_STATUS), killers, support)
     if kept.size * columns.size > max_coefficients:
         raise TooLargeError(f"the NfC program for D* = {list(d_star)} has {kept.size:,} × "
                             f"{columns.size:,} = {kept.size * columns.size:,} coefficients, more "
@@ -454,7 +459,8 @@ def _solve_program(first: str, second: str, d_star: Dataset, support: tuple[Data
     return NfcProgram(
         first, second, occurrences, d_star, int(columns.size), len(support), excluded, lower, upper,
         tuple((output_keys[i], w) for i, w in enumerate(alpha_exact) if w),
-        tuple((tables.datasets[kept[j]], w) for j, w in enumerate(beta_exact) if w), report)
+        tuple((tables.datasets[kept[j]], w) for j, w in enumerate(beta_exact) if w), report,
+        support=support)
 
 
 def _cover(possible: np.ndarray, output_keys: list[OutputKey]) -> tuple[OutputKey, ...]:
@@ -469,9 +475,16 @@ def _cover(possible: np.ndarray, output_keys: list[OutputKey]) -> tuple[OutputKe
     return tuple(chosen)
 
 
-def _verdict(lower: float, upper: float, budget: Budget) -> str:
-    """Compare certified float bounds with the budget exactly (floats are exact binary rationals,
-    so each comparison is the sign of an exact level, :meth:`LogValue.compare`)."""
+def nfc_verdict(lower: float, upper: float, budget: Budget) -> str:
+    """``"holds"`` when the certified upper bound of an NfC value is <= the budget,
+    ``"violated"`` when the certified lower bound is > it, else ``"undecided"``.  The comparison
+    is exact (floats are exact binary rationals, so each comparison is the sign of an exact
+    level, :meth:`LogValue.compare`).
+
+    >>> from pufferfish.verify.numerics.certified import parse_budget
+    >>> nfc_verdict(1.0, 1.09, parse_budget("log(3)")), nfc_verdict(1.1, 1.2, parse_budget("log(3)"))
+    ('holds', 'violated')
+    """
     if budget.infinite:
         return "holds" if upper < math.inf else "undecided"
     if upper != math.inf and LogValue.rational(Fraction(upper)) <= budget.level:

@@ -285,8 +285,9 @@ class SymbolicModel:
                 joint[output] = joint.get(output, self.field.zero) + p * q
         return joint, mass
 
-    def dp_candidates(self, name: str) -> list[Candidate]:
-        """Definition 1 over entry neighbours: ``(Pr[M(D)=ω], Pr[M(D')=ω])``, without repeats."""
+    def dp_candidates(self, name: str | tuple[str, ...]) -> list[Candidate]:
+        """Definition 1 over entry neighbours: ``(Pr[M(D)=ω], Pr[M(D')=ω])``, without repeats
+        (``name`` a tuple: the joint release of those mechanisms)."""
         kernel = self.kernel(name)
         out: dict[tuple, Candidate] = {}
         for dataset in self.datasets:

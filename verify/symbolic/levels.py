@@ -52,7 +52,7 @@ from pufferfish.verify.symbolic.families import family_envelope
 from pufferfish.verify.symbolic.univariate import as_poly, decompose, exact_point, rational_between
 
 __all__ = ["Piece", "SymbolicLevel", "LeakageZeroSet", "MechanismSymbolic", "SymbolicAudit",
-           "symbolic_audit", "symbolic_level", "family_level"]
+           "symbolic_audit", "symbolic_level", "family_level", "pufferfish_symbolic_level"]
 
 
 def _factored(element, box) -> sympy.Expr:
@@ -163,11 +163,12 @@ class MechanismSymbolic:
 
 @dataclass(frozen=True, repr=False)
 class SymbolicAudit(Explained):
-    """Every mechanism's closed-form levels, and the joint release's Pufferfish level."""
+    """Every mechanism's closed-form levels, and the joint release's Pufferfish and DP levels."""
 
     box: dict
     mechanisms: tuple[MechanismSymbolic, ...]
     joint: SymbolicLevel | None
+    joint_dp: SymbolicLevel | None = None
 
     def summary(self) -> str:
         return f"closed-form levels of {', '.join(m.name for m in self.mechanisms)}"
@@ -175,7 +176,8 @@ class SymbolicAudit(Explained):
     def to_dict(self) -> dict:
         return {"check": "audit", "symbolic": True, "parameters": self.box,
                 "mechanisms": [m.to_dict() for m in self.mechanisms],
-                "composition": None if self.joint is None else self.joint.to_dict()}
+                "composition": None if self.joint is None else self.joint.to_dict(),
+                "composition_dp": None if self.joint_dp is None else self.joint_dp.to_dict()}
 
     def explain(self, source: str = "the model") -> str:
         ranges = ", ".join(f"{n} in [{a}, {b}]" for n, (a, b) in self.box.items())
@@ -188,6 +190,8 @@ class SymbolicAudit(Explained):
                 lines.append(f"{m.name}: leakage {m.leakage.text()}")
         if self.joint is not None:
             lines += ["", "joint release: Pufferfish level", _indent(self.joint.explain())]
+        if self.joint_dp is not None:
+            lines += ["joint release: DP level (entry neighbours)", _indent(self.joint_dp.explain())]
         return "\n".join(lines)
 
 
@@ -283,7 +287,8 @@ def leakage_zero_set(symbolic: SymbolicModel, name: str) -> LeakageZeroSet:
                           sympy.factor(common.as_expr()))
 
 
-def _pufferfish_level(symbolic: SymbolicModel, name) -> SymbolicLevel:
+def pufferfish_symbolic_level(symbolic: SymbolicModel, name) -> SymbolicLevel:
+    """The Pufferfish level of mechanism ``name`` (a tuple of names: their joint release)."""
     candidates = symbolic.pufferfish_candidates(name)
     if not symbolic.interval_families:
         return symbolic_level(symbolic, candidates, "Pufferfish")
@@ -321,7 +326,8 @@ def family_level(symbolic: SymbolicModel, name, candidates: list[Candidate]) -> 
 
 def symbolic_audit(model: ParametricModel, max_datasets: int = DEFAULT_MAX_DATASETS,
                    max_outputs: int = DEFAULT_MAX_OUTPUTS, progress=None) -> SymbolicAudit:
-    """Closed-form Pufferfish, DP and leakage levels of every mechanism and of the joint release."""
+    """Closed-form Pufferfish, DP and leakage levels of every mechanism, and the Pufferfish and
+    DP levels of the joint release."""
     symbolic = SymbolicModel(model, max_datasets, max_outputs)
     names = list(model.data.get("mechanisms") or {})
     results = []
@@ -330,12 +336,13 @@ def symbolic_audit(model: ParametricModel, max_datasets: int = DEFAULT_MAX_DATAS
         if progress:
             progress(name)
         results.append(MechanismSymbolic(
-            name, _pufferfish_level(symbolic, name),
+            name, pufferfish_symbolic_level(symbolic, name),
             symbolic_level(symbolic, symbolic.dp_candidates(name), "DP"),
             None if families else leakage_zero_set(symbolic, name)))
-    joint = None
+    joint = joint_dp = None
     if len(names) >= 2:
         if progress:
             progress("joint release")
-        joint = _pufferfish_level(symbolic, tuple(names))
-    return SymbolicAudit(model.box.to_dict(), tuple(results), joint)
+        joint = pufferfish_symbolic_level(symbolic, tuple(names))
+        joint_dp = symbolic_level(symbolic, symbolic.dp_candidates(tuple(names)), "DP")
+    return SymbolicAudit(model.box.to_dict(), tuple(results), joint, joint_dp)

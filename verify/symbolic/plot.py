@@ -18,7 +18,9 @@ COLOURS = {"inside": "#4c9a2a", "outside": "#d9d9d9", "boundary": "#e07b39"}
 
 
 def plot_region(result: RegionResult, path: str | Path) -> None:
-    """Write the map of ``result`` (two parameters, ``method == "map"``) as a PNG to ``path``."""
+    """Write the map of ``result`` (two parameters, ``method == "map"``) as a PNG to ``path``;
+    ``result`` may also be a :class:`pufferfish.verify.symbolic.nfc_region.NfcRegion` (inside:
+    NfC <= ε proved, outside: NfC > ε proved)."""
     if result.method != "map" or len(result.names) != 2:
         raise ValueError("only a two-parameter map can be drawn")
     figure = Figure(figsize=(5.5, 5))

@@ -164,8 +164,11 @@ class RegionResult(Explained):
         return lows, highs
 
 
-def region_candidates(symbolic: SymbolicModel, mechanism: str | None) -> tuple[list[Candidate], str]:
-    """The constraints of ``mechanism``, or of every mechanism and their joint release."""
+def region_candidates(symbolic: SymbolicModel, mechanism: str | None,
+                      joint: tuple[str, ...] | None = None) -> tuple[list[Candidate], str]:
+    """The constraints of ``mechanism``, of the joint release of the mechanisms ``joint``
+    (``000_65109fe28ca61d17.txt`` §4: independent runs, outputs are tuples), or of every
+    mechanism and their joint release."""
     names = list(symbolic.model.data.get("mechanisms") or {})
     if not names:
         raise ModelError("the model has no mechanisms, so there is no budget to check",
@@ -175,6 +178,16 @@ def region_candidates(symbolic: SymbolicModel, mechanism: str | None) -> tuple[l
         raise UnsupportedError(f"prior {name!r} is an interval family; regions are computed for "
                                f"table, independent, markov and uniform priors (`pufferfish audit "
                                f"--symbolic` gives an interval family's level)", f"priors.{name}")
+    if joint is not None:
+        if mechanism is not None:
+            raise ModelError("give --mechanism or --joint, not both", "--joint")
+        unknown = [n for n in joint if n not in names]
+        if unknown or len(joint) < 2:
+            raise ModelError(f"--joint names two or more of the model's mechanisms "
+                             f"({', '.join(names)})" + (f"; no mechanism {unknown[0]!r}"
+                                                         if unknown else ""), "--joint")
+        return (symbolic.pufferfish_candidates(tuple(joint)),
+                f"the joint release of {', '.join(joint)}")
     if mechanism is not None:
         if mechanism not in names:
             raise ModelError(f"no mechanism {mechanism!r}; the model has {', '.join(names)}",
@@ -272,13 +285,14 @@ def _map(symbolic: SymbolicModel, inner: list[dict], outer: list[dict], width: F
 
 def budget_region(model: ParametricModel, epsilon: str | Budget, mechanism: str | None = None,
                   width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
-                  max_outputs: int = DEFAULT_MAX_OUTPUTS) -> RegionResult:
-    """Where ``mechanism`` (default: every mechanism and their joint release) meets ``epsilon``
-    (see the module docstring).  ``width``: the boundary layer of a map (default 1/64 of the
-    widest range)."""
+                  max_outputs: int = DEFAULT_MAX_OUTPUTS, joint: tuple[str, ...] | None = None
+                  ) -> RegionResult:
+    """Where ``mechanism`` (default: every mechanism and their joint release; ``joint``: the
+    joint release of those mechanisms) meets ``epsilon`` (see the module docstring).
+    ``width``: the boundary layer of a map (default 1/64 of the widest range)."""
     budget = epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon)
     symbolic = SymbolicModel(model, max_datasets, max_outputs)
-    candidates, scope = region_candidates(symbolic, mechanism)
+    candidates, scope = region_candidates(symbolic, mechanism, joint)
     box = model.box
     common = dict(names=box.names, ranges=box.to_dict(), budget=budget, scope=scope)
     bounds = _ratio_bounds(budget)
