@@ -130,6 +130,9 @@ class Claim:
     check: Callable[[Any], ClaimOutcome] = field(repr=False, compare=False)
     observation: bool = False
     mutants: tuple[Mutant, ...] = field(default=(), repr=False, compare=False)
+    shares: str = field(default="", compare=False)
+    """Claims with the same non-empty ``shares`` build one per-process cache (e.g. a fitted
+    prior and its samples): a sweep on a cluster runs them in one task so it is built once."""
 
     def to_dict(self) -> dict:
         return {"id": self.id, "paper": self.paper, "section": self.section,

@@ -282,12 +282,27 @@ def _sweep(run_one: Callable, run_part_by_id: Callable, merge: Callable, claims:
     from pufferfish.proofs_check.registry import all_claims
     registered = {c.id for c in all_claims()}
     remote = [c for c in claims if c.id in registered]
-    tasks = [(c.id, part, parts) for c in remote for part in range(parts)]
-    done = engine.map(run_part_by_id, tasks,
+    groups: dict[str, list[str]] = {}
+    for claim in remote:  # claims sharing a per-process cache run in one task
+        groups.setdefault(claim.shares or claim.id, []).append(claim.id)
+    # the groups first (stable): the longest tasks start first and the singles fill in after
+    ordered = sorted(groups.values(), key=len, reverse=True)
+    tasks = [(run_part_by_id, tuple(ids), part, parts) for ids in ordered for part in range(parts)]
+    done = engine.map(_run_group, tasks,
                       progress=None if progress is None else
-                      lambda count, total: progress(tasks[count - 1][0]))
-    by_id = {c.id: merge(c, done[k * parts:(k + 1) * parts]) for k, c in enumerate(remote)}
+                      lambda count, total: progress(tasks[count - 1][1][0]))
+    finished: dict[str, list] = {}
+    for (_, ids, _, _), results in zip(tasks, done):  # parts of a claim come in part order
+        for claim_id, result in zip(ids, results):
+            finished.setdefault(claim_id, []).append(result)
+    by_id = {c.id: merge(c, finished[c.id]) for c in remote}
     return [by_id[c.id] if c.id in by_id else run_one(c) for c in claims]
+
+
+def _run_group(run_part_by_id: Callable, claim_ids: tuple[str, ...], part: int,
+               parts: int) -> list:
+    """One task: part ``part`` of ``parts`` of each claim of ``claim_ids``, in order."""
+    return [run_part_by_id(claim_id, part, parts) for claim_id in claim_ids]
 
 
 @dataclass(frozen=True)

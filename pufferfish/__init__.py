@@ -13,7 +13,7 @@ line start without loading the library.
 """
 
 __all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level", "leakage",
-           "composes", "design", "load_parametric", "symbolic_audit", "region"]
+           "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region"]
 
 
 def __getattr__(name: str):

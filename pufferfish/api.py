@@ -32,7 +32,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes",
-           "design", "load_parametric", "symbolic_audit", "region"]
+           "design", "load_parametric", "symbolic_audit", "region", "nfc_region"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
 BudgetSource = str | int | Fraction
@@ -241,3 +241,23 @@ def region(model, epsilon: BudgetSource, *, mechanism: str | None = None,
     if not hasattr(model, "box"):
         model = load_parametric(model)
     return budget_region(model, budget(epsilon), mechanism, width, max_datasets)
+
+
+def nfc_region(model, epsilon: BudgetSource, *, mechanisms: Sequence[str] | None = None,
+               width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS):
+    """Where Theorem 4's necessary condition for linear composition (NfC value ≤ ε) holds over
+    the parameters of a parametric model (``pufferfish composes --region``;
+    :func:`pufferfish.verify.symbolic.nfc_region.nfc_region`).  Certified numerically: each box
+    is decided by LP certificates checked with interval arithmetic over the whole box.
+
+    >>> result = nfc_region("quickstart_parametric.json", "log(3)", mechanisms=["rr"],
+    ...                     width=Fraction(1, 8))
+    >>> result.to_dict()["method"]
+    'certified_numerical'
+    """
+    from pufferfish.verify.symbolic.nfc_region import nfc_region as certified_nfc_region
+
+    if not hasattr(model, "box"):
+        model = load_parametric(model)
+    return certified_nfc_region(model, budget(epsilon), list(mechanisms) if mechanisms else None,
+                                width, max_datasets)

@@ -170,4 +170,5 @@ for _key, _spec in TABLES.items():
         f"({_spec.shape}; the paper's data are not available): Hoeffding bound on paired "
         f"per-release differences, {TRIALS[_spec.shape]} seeded trials, cells decided "
         f"simultaneously at 95%.",
-        lambda key=_key: table_instances(key), check_cell, mutants=_reversed(_key)))
+        lambda key=_key: table_instances(key), check_cell, mutants=_reversed(_key),
+        shares=f"Top-K data, prior and samples of {_spec.shape}"))
