@@ -82,6 +82,14 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
     enumeration.
     """
     universe = model.universe
+    mechanisms = len(model.mechanisms)
+    whole_scan = (group or universe.explicit is not None
+                  or any(len(record) > 1 for record in universe.records))
+    if whole_scan:
+        universe.require_enumerable(max_datasets)
+    keys = 8 * universe.size * mechanisms
+    # the memory that does not depend on the blocks is checked before any block is listed
+    _require_memory(universe.size, BASE_BYTES + 2 * keys)
     plan = block_plan(model, 4 * workers, max_datasets)
     prior_block = 0
     for name, prefix, _ in plan:
@@ -90,30 +98,28 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
             raise TooLargeError(
                 f"a block of prior {name!r} may give positive probability to {bound:,} "
                 f"datasets, more than the limit of {max_datasets:,} per block; the prior cannot "
-                f"be cut finer (only product and chain priors are split by their first "
+                f"be cut finer (only product, chain and uniform priors are split by their first "
                 f"attributes); raise the limit with --max-datasets", f"priors.{name}")
         prior_block = max(prior_block, bound)
-    mechanisms = len(model.mechanisms)
-    whole_scan = (group or universe.explicit is not None
-                  or any(len(record) > 1 for record in universe.records))
-    if whole_scan:
-        universe.require_enumerable(max_datasets)
     dp_blocks = 1 if universe.explicit is not None else dp_block_count(universe, 4 * workers,
                                                                         max_datasets)
     dp_block = universe.size // dp_blocks
     neighbours = sum(len(domain) - 1 for domain in universe.domains)
     task = max(32 * dp_block * neighbours, BYTES_PER_PRIOR_DATASET * prior_block)
-    keys = 8 * universe.size * mechanisms
     result = AuditPlan(universe.size, len(plan), dp_blocks,
                        max(prior_block, universe.size if whole_scan else dp_block),
                        BASE_BYTES + 2 * keys + task, BASE_BYTES + keys + task)
-    available = physical_memory()
-    if available is not None and result.memory_bytes > available:
-        raise TooLargeError(
-            f"auditing {size_text(universe.size)} datasets needs about "
-            f"{_size(result.memory_bytes)} of memory in this process (one int64 per dataset and "
-            f"mechanism for per-entry DP, twice), more than this machine's {_size(available)}")
+    _require_memory(universe.size, result.memory_bytes)
     return result
+
+
+def _require_memory(datasets: int, needed: int) -> None:
+    available = physical_memory()
+    if available is not None and needed > available:
+        raise TooLargeError(
+            f"auditing {size_text(datasets)} datasets needs about {_size(needed)} of memory in "
+            f"this process (one int64 per dataset and mechanism for per-entry DP, twice), more "
+            f"than this machine's {_size(available)}; --max-datasets bounds one block, not this")
 
 
 def physical_memory() -> int | None:
