@@ -22,8 +22,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    UsageError, add_common_options, add_out_folder, emit,
-                                   epsilon_help, names_option, parse_epsilon, positive_int,
-                                   prepare_folder, wrote)
+                                   epsilon_help, names_option, parse_epsilon, positive_int)
 from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
@@ -74,28 +73,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _region(args: argparse.Namespace, budget) -> int:
-    from pufferfish.models.numbers import exact
+    from pufferfish.cli.region import emit_region, parse_width, require_plottable
     from pufferfish.models.parametric import load_free_parameters
     from pufferfish.verify.symbolic.nfc_region import nfc_region
 
     if args.runs is not None:
         raise UsageError("--runs applies to a model at a point, not to --region")
-    width = None
-    if args.width is not None:
-        width = exact(args.width, "--width")
-        if width <= 0:
-            raise UsageError("--width must be positive")
+    width = parse_width(args.width)
     model = load_free_parameters(args.model, args.assignments)
-    if args.out is not None and len(model.box.names) != 2:
-        raise UsageError(f"--out draws a two-parameter map; this region has "
-                         f"{len(model.box.names)} free parameter(s)")
-    result = nfc_region(model, budget, names_option(args.mechanisms, "--mechanisms"), width,
-                        args.max_datasets, args.max_outputs, args.max_coefficients)
-    if args.out is not None:
-        from pufferfish.verify.symbolic.plot import plot_region
-
-        path = prepare_folder(args) / "region.png"
-        plot_region(result, path)
-        wrote(args, path)
-    emit(args, result.to_dict(), result.explain(args.model))
-    return EXIT_OK
+    require_plottable(args, model)
+    return emit_region(args, nfc_region(model, budget, names_option(args.mechanisms, "--mechanisms"),
+                                        width, args.max_datasets, args.max_outputs,
+                                        args.max_coefficients))

@@ -40,16 +40,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.json_io import read_json_file
-    from pufferfish.models.numbers import exact
     from pufferfish.models.parametric import add_postprocessed, load_free_parameters
     from pufferfish.verify.symbolic.region import budget_region
 
     budget = parse_epsilon(args.epsilon)
-    width = None
-    if args.width is not None:
-        width = exact(args.width, "--width")
-        if width <= 0:
-            raise UsageError("--width must be positive")
+    width = parse_width(args.width)
     joint = names_option(args.joint, "--joint")
     mechanism = args.mechanism
     if args.map is not None:
@@ -60,11 +55,33 @@ def run(args: argparse.Namespace) -> int:
         model = load_free_parameters(args.model, args.assignments, data)
     else:
         model = load_free_parameters(args.model, args.assignments)
+    require_plottable(args, model)
+    return emit_region(args, budget_region(model, budget, mechanism, width, args.max_datasets,
+                                           args.max_outputs, tuple(joint) if joint else None))
+
+
+def parse_width(text: str | None):
+    """``--width``: the exact positive width below which undecided boxes stop being bisected
+    (``None``: the computation's default)."""
+    from pufferfish.models.numbers import exact
+
+    if text is None:
+        return None
+    width = exact(text, "--width")
+    if width <= 0:
+        raise UsageError("--width must be positive")
+    return width
+
+
+def require_plottable(args: argparse.Namespace, model) -> None:
+    """``--out`` draws a map of two parameters: refuse it for any other number, before work."""
     if args.out is not None and len(model.box.names) != 2:
         raise UsageError(f"--out draws a two-parameter map; this region has "
                          f"{len(model.box.names)} free parameter(s)")
-    result = budget_region(model, budget, mechanism, width, args.max_datasets,
-                           args.max_outputs, tuple(joint) if joint else None)
+
+
+def emit_region(args: argparse.Namespace, result) -> int:
+    """Print a region (and with ``--out`` draw ``region.png``); a region always exits 0."""
     if args.out is not None:
         from pufferfish.verify.symbolic.plot import plot_region
 
