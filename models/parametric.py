@@ -424,7 +424,7 @@ def _probability_slots(body: dict) -> Iterator[tuple[Path, str | None]]:
 # --------------------------------------------------------------------------------------------
 
 def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> None:
-    box, symbols = model.box, model.box.symbols
+    box = model.box
     for group, locations in groups:
         exprs = [model.expressions[loc] for loc in locations]
         if not any(e.free_symbols for e in exprs):
