@@ -16,7 +16,9 @@ is parsed and (for the cluster) after the cluster has started:
   tasks), and the resulting estimate ``blocks × per-block cost / W + blocks × overhead`` for
   16 and 64 workers;
 * with ``--largest S [--largest-from N]``: the largest 2^n audited within S seconds each way (n
-  up by one while the next size's predicted time, from the growth so far, is within S).
+  up by one while the next size's predicted time, from the growth so far, is within S);
+* the peak resident size (``ru_maxrss``) of each worker after the cluster's audits, and of this
+  process (which ran the one-process audits) at the end.
 
 The start-up of the local cluster (about 1–4 s) is printed separately: it is paid once per run.
 The sweep runs on a cluster of its own, started after the audits.
@@ -25,6 +27,7 @@ The sweep runs on a cluster of its own, started after the audits.
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from pathlib import Path
@@ -51,6 +54,11 @@ def audit(attributes: int, engine):
     """The audit with the default ``--max-datasets`` (it bounds a block, not the universe)."""
     model = parse_model(model_dict(attributes))
     return timed(lambda: audit_model(model, engine=engine).to_dict())
+
+
+def peak_megabytes() -> int:
+    """This process's peak resident size in MB (Linux reports ``ru_maxrss`` in kB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def largest(seconds: float, engine, start: int) -> tuple[int, float, float, bool]:
@@ -90,6 +98,7 @@ def main() -> None:
         two_time, two = audit(args.attributes, cluster)
         overhead_time, _ = timed(lambda: cluster.map(abs, [(k,) for k in range(400)]))
         largest_two = largest(args.largest, cluster, first) if args.largest else None
+        worker_peaks = sorted(cluster.client.run(peak_megabytes).values())
     with engine_from(workers=2) as cluster:  # a fresh cluster: no state left by the audits
         sweep_two_time, sweep_two = timed(lambda: run_claims(claims, engine=cluster).to_dict())
     largest_one = largest(args.largest, alone, first) if args.largest else None
@@ -110,6 +119,8 @@ def main() -> None:
         estimate = blocks * per_block / workers + blocks * per_task
         print(f"  estimate on {workers} workers: {estimate:.1f} s for 2^{args.attributes}, "
               f"{estimate * 16:.0f} s for 2^{args.attributes + 4}")
+    print(f"peak resident size: {worker_peaks} MB per worker after the cluster's audits, "
+          f"{peak_megabytes()} MB in this process")
     if args.largest:
         for label, (n, elapsed, following, measured) in (("one process", largest_one),
                                                           ("2 workers", largest_two)):

@@ -47,9 +47,16 @@ class Engine(ABC):
 
     @abstractmethod
     def map(self, function: Callable[..., Any], argument_tuples: Iterable[Sequence[Any]],
-            progress: ProgressCallback | None = None, shared: Any = None) -> list[Any]:
+            progress: ProgressCallback | None = None, shared: Any = None,
+            in_flight: int | None = None) -> list[Any]:
         """``[function(shared, *args) for args in argument_tuples]`` (``function(*args)`` when
-        ``shared`` is None), results in input order.  ``shared`` is sent to each worker once."""
+        ``shared`` is None), results in input order.  ``shared`` is sent to each worker once.
+
+        ``in_flight``: at most that many tasks are submitted and unfinished at once, and the
+        arguments are taken from ``argument_tuples`` one at a time as earlier tasks finish — for
+        tasks whose arguments are large and built on demand (a :class:`~collections.abc.Sequence`
+        whose items are made when indexed), so that only ``in_flight`` of them exist at once.
+        Without it every task is submitted at once."""
 
     @property
     def workers(self) -> int:
@@ -69,8 +76,8 @@ class Engine(ABC):
 class InProcessEngine(Engine):
     """Run every task in this process, one after the other."""
 
-    def map(self, function, argument_tuples, progress=None, shared=None):
-        arguments = list(argument_tuples)
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+        arguments = _sized(argument_tuples)
         results = []
         for done, args in enumerate(arguments, start=1):
             results.append(function(*args) if shared is None else function(shared, *args))
@@ -110,31 +117,53 @@ class DaskEngine(Engine):
     def workers(self) -> int:
         return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
-    def map(self, function, argument_tuples, progress=None, shared=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
         from dask.distributed import as_completed
 
-        arguments = list(argument_tuples)
-        if not arguments:
+        arguments = _sized(argument_tuples)
+        if not len(arguments):
             return []
-        if shared is not None:
-            # sent once to every worker; each task receives it as its first argument
-            shared_future = self.client.scatter(shared, broadcast=True, hash=False)
-            arguments = [(shared_future, *args) for args in arguments]
+        # sent once to every worker; each task receives it as its first argument
+        first = () if shared is None else (
+            self.client.scatter(shared, broadcast=True, hash=False),)
         # Unique keys: a task is never mistaken for an earlier one with equal arguments.
         run = next(_task_numbers)
         name = getattr(function, "__name__", "task")
-        futures = [self.client.submit(function, *args, key=f"{name}-{os.getpid()}-{run}-{k}",
-                                      pure=False)
-                   for k, args in enumerate(arguments)]
-        for done, _ in enumerate(as_completed(futures), start=1):
+
+        def submit(k: int):
+            return self.client.submit(function, *first, *arguments[k], pure=False,
+                                      key=f"{name}-{os.getpid()}-{run}-{k}")
+
+        # Each result is fetched as its task finishes and the task is then forgotten, so a
+        # worker holds a result only until this process has it.
+        total = len(arguments)
+        results: list[Any] = [None] * total
+        index = {}
+        running = as_completed(with_results=True)
+        submitted = min(total, in_flight or total)
+        for k in range(submitted):
+            index[future := submit(k)] = k
+            running.add(future)
+        for done, (future, result) in enumerate(running, start=1):
+            results[index.pop(future)] = result
+            if submitted < total:
+                index[following := submit(submitted)] = submitted
+                running.add(following)
+                submitted += 1
             if progress:
-                progress(done, len(futures))
-        return self.client.gather(futures)
+                progress(done, total)
+        return results
 
     def close(self) -> None:
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _sized(argument_tuples: Iterable[Sequence[Any]]) -> Sequence[Sequence[Any]]:
+    """The arguments as a sequence: a sequence is kept as it is (its items may be made on
+    demand), any other iterable is listed."""
+    return argument_tuples if isinstance(argument_tuples, Sequence) else list(argument_tuples)
 
 
 def engine_from(scheduler: str | None = None, workers: int | None = None) -> Engine:

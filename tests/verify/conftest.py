@@ -13,21 +13,24 @@ from pufferfish.verify.execution import DaskEngine, engine_from
 
 class KillingEngine(DaskEngine):
     """A local cluster that kills one worker process (SIGKILL) after ``after`` tasks of the
-    first map have finished; the nanny restarts it and Dask recomputes its lost results."""
+    first map (of function ``task``, if given) have finished; the nanny restarts it and Dask
+    recomputes its lost results."""
 
-    def __init__(self, after: int) -> None:
+    def __init__(self, after: int, task: str | None = None) -> None:
         super().__init__(workers=2)
-        self.after, self.killed = after, None
+        self.after, self.task, self.killed = after, task, None
 
-    def map(self, function, argument_tuples, progress=None, shared=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+        name = function.__name__
+
         def kill_one(done: int, total: int) -> None:
-            if self.killed is None and done == self.after:
+            if self.killed is None and done == self.after and self.task in (None, name):
                 pids = self.client.run(os.getpid)
                 self.killed = sorted(pids.values())[0]
                 os.kill(self.killed, signal.SIGKILL)
             if progress:
                 progress(done, total)
-        return super().map(function, argument_tuples, kill_one, shared)
+        return super().map(function, argument_tuples, kill_one, shared, in_flight)
 
 
 @pytest.fixture(scope="module")
@@ -39,5 +42,6 @@ def cluster():
 
 @pytest.fixture
 def killing_engine():
-    """``killing_engine(after=N)``: a :class:`KillingEngine` (close it with ``with``)."""
+    """``killing_engine(after=N, task=NAME)``: a :class:`KillingEngine` (close it with
+    ``with``)."""
     return KillingEngine

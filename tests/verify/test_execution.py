@@ -4,10 +4,15 @@ is killed in the middle of the run; the options pick the engine they name."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+
 import pytest
 
 from pufferfish.examples import example_path, quickstart_over
 from pufferfish.models.files.pufferfish_file import parse_model
+from pufferfish.models.mechanisms import RandomizedResponse
+from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.registry import claims_for
 from pufferfish.proofs_check.runner import run_claims, run_vacuity
 from pufferfish.verify.execution import (SCHEDULER_VARIABLE, DaskEngine,
@@ -15,6 +20,7 @@ from pufferfish.verify.execution import (SCHEDULER_VARIABLE, DaskEngine,
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.privacy import blocks as blocks_module
 from pufferfish.verify.privacy.audit import audit_model
+from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked
 
 
 def chain_model(attributes: int) -> dict:
@@ -114,3 +120,41 @@ def test_top_k_trials_survive_a_killed_worker(killing_engine):
     with killing_engine(after=2) as engine:
         assert np.array_equal(run_trials(setup, 24, seed=5, engine=engine), alone)
         assert engine.killed is not None
+
+
+class MadeOnDemand(Sequence):
+    """The arguments ``(2, k)`` for ``k < count``, counting how many have been made."""
+
+    def __init__(self, count: int) -> None:
+        self.count, self.made = count, 0
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, k):
+        if not 0 <= k < self.count:
+            raise IndexError(k)
+        self.made += 1
+        return (2, k)
+
+
+@pytest.mark.parametrize("in_flight", [1, 3])
+def test_tasks_in_flight_take_their_arguments_as_earlier_tasks_finish(cluster, in_flight):
+    for engine, window in ((InProcessEngine(), 1), (cluster, in_flight)):
+        arguments, seen = MadeOnDemand(12), []
+
+        def made_so_far(done: int, total: int) -> None:
+            seen.append(arguments.made - done)
+        results = engine.map(pow, arguments, made_so_far, in_flight=in_flight)
+        assert results == [2**k for k in range(12)] and len(seen) == 12
+        assert max(seen) <= window and arguments.made == 12
+
+
+def test_dp_columns_survive_a_killed_worker(killing_engine):
+    universe = Universe.product([f"x{k}" for k in range(10)], [[0, 1]] * 10)
+    mechanisms = [RandomizedResponse("rr", universe, Fraction(3, 4), ["x0", "x7"]),
+                  RandomizedResponse("all", universe, Fraction(2, 3))]
+    alone = [r.to_dict() for r in dp_levels_blocked(universe, mechanisms, 10**6, max_block=32)]
+    with killing_engine(after=3, task="prefix_pairs") as engine:
+        found = dp_levels_blocked(universe, mechanisms, 10**6, engine, max_block=32)
+        assert [r.to_dict() for r in found] == alone and engine.killed is not None

@@ -125,8 +125,8 @@ class SerialEngine(Engine):
     def workers(self) -> int:
         return 2
 
-    def map(self, function, argument_tuples, progress=None, shared=None):
-        return InProcessEngine().map(function, argument_tuples, progress, shared)
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+        return InProcessEngine().map(function, argument_tuples, progress, shared, in_flight)
 
 
 def test_a_run_whose_first_node_depends_on_its_predecessor_is_searched_again(monkeypatch):

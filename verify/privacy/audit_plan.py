@@ -4,21 +4,23 @@ an estimate of the memory it needs.
 An audit (:func:`pufferfish.verify.privacy.audit.audit_model`) never holds a whole prior's support:
 each prior is cut into blocks (:func:`~pufferfish.verify.privacy.blocks.block_plan`) and per-entry
 DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`).  So the limit a
-user sets with ``--max-datasets`` applies to **one block** — the most datasets one task enumerates
-at once — and the size of the whole universe is not refused by a count but *stated*: the plan says
+user sets with ``--max-datasets`` applies to **one block** — the most datasets one task holds at
+once — and the size of the whole universe is not refused by a count but *stated*: the plan says
 how many datasets and blocks there are and estimates the memory of the run; only a run whose
 estimate exceeds this machine's physical memory is refused before it starts.  The time is not
 guessed before any work is done: the audit's progress line states the time left from the first
 finished blocks on.
 
-Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets per
-DP block with ``C = Σ(d_i − 1)`` neighbours each, ``P`` datasets in the largest prior block):
+Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets in
+the largest DP task (a block or a column slice, :func:`~pufferfish.verify.privacy.dp_blocks.dp_split`)
+with ``C = Σ(d_i − 1)`` neighbours each, ``P`` datasets in the largest prior block):
 
-* this process: ``BASE + 16·N·M`` (each mechanism's kernel-key number per dataset, int64, held
-  once as the tasks return them and once renumbered) ``+ TASK``;
-* each Dask worker: ``BASE + 8·N·M`` (the renumbered keys, sent once) ``+ TASK``;
-* ``TASK = max(32·B·C, 200·P)``: a DP block's neighbour arrays (indices, codes and the sort's
-  copies), or a prior block's datasets with their integer weights (about 200 bytes each).
+* this process: ``BASE + 8·N·M`` (each mechanism's kernel-key number per dataset, int64, held
+  between the two DP passes) ``+ TASK``;
+* each Dask worker: ``BASE + TASK`` — a task receives only its block's or its slice's numbers;
+* ``TASK = max(32·B·C + 8·B·M, 200·P)``: a DP task's neighbour arrays (indices, codes and the
+  sort's copies) and key numbers, or a prior block's datasets with their integer weights (about
+  200 bytes each).
 
 Explicit universes and the record and group relations scan pairs one by one; their block is the
 whole universe, so ``--max-datasets`` bounds the universe for them.
@@ -26,8 +28,8 @@ whole universe, so ``--max-datasets`` bounds the universe for them.
 >>> from pufferfish.examples import example_path
 >>> from pufferfish.models.files.pufferfish_file import load_model
 >>> plan = plan_audit(load_model(example_path("quickstart.json")))
->>> plan.datasets, plan.prior_blocks, plan.dp_blocks, plan.largest_block
-(8, 8, 4, 2)
+>>> plan.datasets, plan.prior_blocks, plan.dp_blocks, plan.dp_columns, plan.largest_block
+(8, 8, 4, 2, 4)
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from pufferfish.models.errors import TooLargeError
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.privacy.blocks import block_plan
-from pufferfish.verify.privacy.dp_blocks import dp_block_count
+from pufferfish.verify.privacy.dp_blocks import dp_split
 
 BASE_BYTES = 150 * 2**20
 """Memory of a process that has imported the toolkit (Python, NumPy, SymPy, Dask's client)."""
@@ -50,13 +52,14 @@ BYTES_PER_PRIOR_DATASET = 200
 
 @dataclass(frozen=True)
 class AuditPlan:
-    """The work of one audit: ``datasets`` in the universe, ``prior_blocks`` and ``dp_blocks``
-    tasks, ``largest_block`` datasets in one task, and the estimated peak memory of this process
-    and of each worker (bytes)."""
+    """The work of one audit: ``datasets`` in the universe, ``prior_blocks``, ``dp_blocks`` (DP
+    row tasks) and ``dp_columns`` (DP column tasks), ``largest_block`` datasets in one task, and
+    the estimated peak memory of this process and of each worker (bytes)."""
 
     datasets: int
     prior_blocks: int
     dp_blocks: int
+    dp_columns: int
     largest_block: int
     memory_bytes: int
     worker_memory_bytes: int
@@ -67,8 +70,8 @@ class AuditPlan:
                  f"about {_size(self.memory_bytes)} here and {_size(self.worker_memory_bytes)} "
                  f"per worker")
         return (f"audit plan: {self.datasets:,} datasets in {self.prior_blocks:,} prior "
-                f"blocks and {self.dp_blocks:,} DP blocks of at most "
-                f"{self.largest_block:,} datasets each; {where}")
+                f"blocks, {self.dp_blocks:,} DP blocks and {self.dp_columns:,} DP columns of at "
+                f"most {self.largest_block:,} datasets each; {where}")
 
 
 def plan_audit(model: PufferfishModel, workers: int = 1,
@@ -89,7 +92,7 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
         universe.require_enumerable(max_datasets)
     keys = 8 * universe.size * mechanisms
     # the memory that does not depend on the blocks is checked before any block is listed
-    _require_memory(universe.size, BASE_BYTES + 2 * keys)
+    _require_memory(universe.size, BASE_BYTES + keys)
     plan = block_plan(model, 4 * workers, max_datasets)
     prior_block = 0
     for name, prefix, _ in plan:
@@ -101,14 +104,17 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
                 f"be cut finer (only product, chain and uniform priors are split by their first "
                 f"attributes); raise the limit with --max-datasets", f"priors.{name}")
         prior_block = max(prior_block, bound)
-    dp_blocks = 1 if universe.explicit is not None else dp_block_count(universe, 4 * workers,
-                                                                        max_datasets)
-    dp_block = universe.size // dp_blocks
     neighbours = sum(len(domain) - 1 for domain in universe.domains)
-    task = max(32 * dp_block * neighbours, BYTES_PER_PRIOR_DATASET * prior_block)
-    result = AuditPlan(universe.size, len(plan), dp_blocks,
-                       max(prior_block, universe.size if whole_scan else dp_block),
-                       BASE_BYTES + 2 * keys + task, BASE_BYTES + keys + task)
+    if universe.explicit is None:
+        split = dp_split(universe, 4 * workers, max_datasets, mechanisms)
+        dp_blocks, dp_columns, dp_task = len(split.blocks), len(split.columns), split.largest_task
+    else:
+        dp_blocks, dp_columns, dp_task = 1, 0, universe.size
+    task = max((32 * neighbours + 8 * mechanisms) * dp_task,
+               BYTES_PER_PRIOR_DATASET * prior_block)
+    result = AuditPlan(universe.size, len(plan), dp_blocks, dp_columns,
+                       max(prior_block, universe.size if whole_scan else dp_task),
+                       BASE_BYTES + keys + task, BASE_BYTES + task)
     _require_memory(universe.size, result.memory_bytes)
     return result
 
@@ -118,7 +124,7 @@ def _require_memory(datasets: int, needed: int) -> None:
     if available is not None and needed > available:
         raise TooLargeError(
             f"auditing {size_text(datasets)} datasets needs about {_size(needed)} of memory in "
-            f"this process (one int64 per dataset and mechanism for per-entry DP, twice), more "
+            f"this process (one int64 per dataset and mechanism for per-entry DP), more "
             f"than this machine's {_size(available)}; --max-datasets bounds one block, not this")
 
 
