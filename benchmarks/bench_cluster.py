@@ -17,6 +17,7 @@ is parsed and (for the cluster) after the cluster has started:
   16 and 64 workers;
 * with ``--largest S [--largest-from N]``: the largest 2^n audited within S seconds each way (n
   up by one while the next size's predicted time, from the growth so far, is within S);
+* for every audit run, its time and the plan it announced (blocks, memory and time estimates);
 * the peak resident size (``ru_maxrss``) of each worker after the cluster's audits, and of this
   process (which ran the one-process audits) at the end.
 
@@ -51,9 +52,15 @@ def timed(function):
 
 
 def audit(attributes: int, engine):
-    """The audit with the default ``--max-datasets`` (it bounds a block, not the universe)."""
+    """The audit with the default ``--max-datasets`` (it bounds a block, not the universe); the
+    plan it announces (with its time estimate) is printed with the time taken."""
     model = parse_model(model_dict(attributes))
-    return timed(lambda: audit_model(model, engine=engine).to_dict())
+    plans = []
+    elapsed, result = timed(lambda: audit_model(model, engine=engine,
+                                                announce=plans.append).to_dict())
+    print(f"  2^{attributes} on {engine.workers} worker(s): {elapsed:.1f} s; "
+          f"{plans[0].explain(engine.workers)}", flush=True)
+    return elapsed, result
 
 
 def peak_megabytes() -> int:

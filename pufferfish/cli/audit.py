@@ -46,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
         return run_symbolic(args)
     from pufferfish.models.parametric import load_model_at
     from pufferfish.verify.privacy.audit import audit_model
-    from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
 
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if done == total:
             blocks.close()
     def announce(plan) -> None:
-        if plan.datasets > BLOCK_DATASETS:  # the work is split: say how, and what it will need
+        if plan.is_split:  # the work is split: say how, and what it will need
             note(args, plan.explain(engine.workers))
     try:
         with execution_engine(args) as engine:

@@ -13,8 +13,10 @@ that an empty set of mechanisms "holds" for every budget.
 from __future__ import annotations
 
 import math
+import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
@@ -26,11 +28,11 @@ from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
-from pufferfish.verify.privacy.blocks import (audited_secrets, block_plan, merge_block_sums,
-                                              shippable, support_block_sums)
+from pufferfish.verify.privacy.blocks import (BlockSums, audited_secrets, block_plan,
+                                              merge_block_sums, shippable, support_block_sums)
 from pufferfish.verify.privacy.composition import CompositionResult, composition_result
 from pufferfish.verify.privacy.dp import DPResult, dp_level
-from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked
+from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked, first_row
 from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
 from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_from_joints
@@ -135,7 +137,9 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
 
     ``max_datasets`` bounds one block (the most datasets a task enumerates), not the universe:
     :func:`~pufferfish.verify.privacy.audit_plan.plan_audit` checks the blocks and the estimated
-    memory before anything runs, and ``announce(plan)`` receives that plan.
+    memory before anything runs, and ``announce(plan)`` receives that plan; when the universe is
+    larger than one block, the plan first gets a time estimate from one block of each prior and
+    one DP row block, run first on ``engine`` (their results are kept, not computed again).
 
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
@@ -150,12 +154,21 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     if group is not None:
         relations.append(f"group:{group}")
     plan = plan_audit(model, engine.workers, max_datasets, group is not None)
-    if announce:
-        announce(plan)
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
-    blocks = engine.map(support_block_sums, block_plan(model, 4 * engine.workers, max_datasets),
-                        progress=block_progress, shared=shippable(model))
+    prior_blocks = block_plan(model, 4 * engine.workers, max_datasets)
+    shared = shippable(model)
+    blocks: list[BlockSums | None] = [None] * len(prior_blocks)
+    row = None
+    if announce:
+        if plan.is_split:
+            plan, row = _timed_plan(plan, model, prior_blocks, shared, blocks, engine,
+                                    max_datasets)
+        announce(plan)
+    rest = [k for k, block in enumerate(blocks) if block is None]
+    for k, block in zip(rest, engine.map(support_block_sums, [prior_blocks[k] for k in rest],
+                                         progress=block_progress, shared=shared)):
+        blocks[k] = block
     groups, first = merge_block_sums(blocks, list(model.finite_priors), len(slots))
     family_datasets = [d for family in model.interval_families.values()
                        for blocks_of_secret in family.blocks.values()
@@ -176,7 +189,7 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         return joints, table
 
     entry_levels = dp_levels_blocked(model.universe, mechanisms, max_outputs, engine,
-                                     4 * engine.workers, max_datasets)
+                                     4 * engine.workers, max_datasets, row)
     audits = []
     individual = []
     for slot, mechanism in enumerate(mechanisms):
@@ -205,3 +218,31 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
             composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget)
 
+
+def _timed_plan(plan: AuditPlan, model: PufferfishModel, prior_blocks: list, shared,
+                blocks: list, engine: Engine, max_datasets: int) -> tuple[AuditPlan, list | None]:
+    """``plan`` with its time estimated from the first block of each prior and the first DP row
+    block, run as one map on ``engine`` (a barrier about one block long): ``blocks`` receives
+    those prior blocks' sums; returned with the row's."""
+    firsts: dict[str, int] = {}
+    for k, (name, *_) in enumerate(prior_blocks):
+        firsts.setdefault(name, k)
+    samples = engine.map(_timed_sample, [("prior", prior_blocks[k]) for k in firsts.values()]
+                         + [("row", (4 * engine.workers, max_datasets))], shared=shared)
+    counts = Counter(name for name, *_ in prior_blocks)
+    seconds = samples[-1][0] * plan.dp_blocks
+    for (name, k), (elapsed, sums) in zip(firsts.items(), samples):
+        blocks[k] = sums
+        seconds += elapsed * counts[name]
+    return replace(plan, seconds=seconds / engine.workers), samples[-1][1]
+
+
+def _timed_sample(model: PufferfishModel, kind: str, argument: tuple) -> tuple[float, object]:
+    """A task of the time estimate with its time in seconds: a prior block (``kind`` "prior",
+    ``argument`` its plan entry) or the first DP row block ("row", ``(tasks, max_block)``)."""
+    started = time.perf_counter()
+    if kind == "prior":
+        result = support_block_sums(model, *argument)
+    else:
+        result = first_row(model.universe, list(model.mechanisms.values()), *argument)
+    return time.perf_counter() - started, result

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
-from pufferfish.verify.privacy.blocks import block_plan
+from pufferfish.verify.privacy.blocks import BLOCK_DATASETS, block_plan
 from pufferfish.verify.privacy.dp_blocks import dp_split
 
 BASE_BYTES = 150 * 2**20
@@ -53,8 +53,11 @@ BYTES_PER_PRIOR_DATASET = 200
 @dataclass(frozen=True)
 class AuditPlan:
     """The work of one audit: ``datasets`` in the universe, ``prior_blocks``, ``dp_blocks`` (DP
-    row tasks) and ``dp_columns`` (DP column tasks), ``largest_block`` datasets in one task, and
-    the estimated peak memory of this process and of each worker (bytes)."""
+    row tasks) and ``dp_columns`` (DP column tasks), ``largest_block`` datasets in one task, the
+    estimated peak memory of this process and of each worker (bytes), and, once measured, the
+    estimated time of the run (``seconds``: the time of one block of each prior and of one DP row
+    block, run first, times the number of such blocks, over the workers; the DP column tasks, a
+    few per cent of the DP pass, are left out)."""
 
     datasets: int
     prior_blocks: int
@@ -63,15 +66,38 @@ class AuditPlan:
     largest_block: int
     memory_bytes: int
     worker_memory_bytes: int
+    seconds: float | None = None
+
+    @property
+    def is_split(self) -> bool:
+        """Whether the universe is larger than one prior block: the run is then announced and
+        its time estimated."""
+        return self.datasets > BLOCK_DATASETS
 
     def explain(self, workers: int = 1) -> str:
         """One line for the audit's stderr notes."""
-        where = (f"about {_size(self.memory_bytes)} of memory here" if workers <= 1 else
-                 f"about {_size(self.memory_bytes)} here and {_size(self.worker_memory_bytes)} "
-                 f"per worker")
+        where = (f"memory about {_size(self.memory_bytes)}" if workers <= 1 else
+                 f"memory about {_size(self.memory_bytes)} here and "
+                 f"{_size(self.worker_memory_bytes)} per worker")
+        when = "" if self.seconds is None else (
+            f"; time {duration_text(self.seconds)} on {workers} "
+            f"{'process' if workers <= 1 else 'workers'} (from one block of each kind, run first)")
         return (f"audit plan: {self.datasets:,} datasets in {self.prior_blocks:,} prior "
                 f"blocks, {self.dp_blocks:,} DP blocks and {self.dp_columns:,} DP columns of at "
-                f"most {self.largest_block:,} datasets each; {where}")
+                f"most {self.largest_block:,} datasets each; {where}{when}")
+
+
+def duration_text(seconds: float) -> str:
+    """``about 40 s``, ``about 7 min``, ``about 2.5 h``.
+
+    >>> duration_text(41.7), duration_text(400), duration_text(9000)
+    ('about 42 s', 'about 7 min', 'about 2.5 h')
+    """
+    if seconds < 120:
+        return f"about {seconds:.0f} s"
+    if seconds < 7200:
+        return f"about {seconds / 60:.0f} min"
+    return f"about {seconds / 3600:.1f} h"
 
 
 def plan_audit(model: PufferfishModel, workers: int = 1,

@@ -259,14 +259,28 @@ class _ColumnSlices(Sequence):
                  for blocks in self.block_numbers])
 
 
+def first_row(universe: Universe, mechanisms: Sequence[Mechanism], tasks: int = 1,
+              max_block: int = DP_BLOCK_DATASETS) -> list[list] | None:
+    """The first row task of :func:`dp_levels_blocked` with the same arguments, run in this
+    process (``None`` on an explicit universe): timing it estimates the pass, and passing it back
+    as ``dp_levels_blocked(..., first_row=)`` keeps it from being computed twice."""
+    if universe.explicit is not None:
+        return None
+    split = dp_split(universe, tasks, max_block, len(mechanisms))
+    start, _, prefix = split.blocks[0]
+    return block_keys_and_pairs((list(mechanisms), universe, split), prefix, start)
+
+
 def dp_levels_blocked(universe: Universe, mechanisms: Sequence[Mechanism], max_outputs: int,
                       engine: Engine | None = None, tasks: int = 1,
-                      max_block: int = DP_BLOCK_DATASETS) -> list[DPResult | None]:
+                      max_block: int = DP_BLOCK_DATASETS,
+                      first_row: list[list] | None = None) -> list[DPResult | None]:
     """The per-entry DP level of each mechanism (Definition 2) as :func:`dp_level` computes it,
     or ``None`` for a mechanism where this method does not apply (too many keys; every entry is
     ``None`` on an explicit universe).  All mechanisms share each pass: one row task per block,
     then one column task per slice (:func:`dp_split`; at least ``tasks`` of each where the
-    universe allows, at most ``max_block`` datasets each).
+    universe allows, at most ``max_block`` datasets each); ``first_row``: the result of
+    :func:`first_row` with the same arguments, already computed.
 
     Cost: ``O(N·Σ(d_i − 1))`` array operations per mechanism plus ``O(P·|Ω|)`` exact comparisons
     for the ``P`` distinct key pairs; memory ``O(N)`` per mechanism here for the key numbers, and
@@ -285,8 +299,10 @@ def dp_levels_blocked(universe: Universe, mechanisms: Sequence[Mechanism], max_o
     engine = engine or InProcessEngine()
     mechanisms = list(mechanisms)
     split = dp_split(universe, tasks, max_block, len(mechanisms))
-    parts = engine.map(block_keys_and_pairs, [(prefix, start) for start, _, prefix in split.blocks],
-                       shared=(mechanisms, universe, split))
+    done = [] if first_row is None else [first_row]
+    parts = done + engine.map(block_keys_and_pairs,
+                              [(prefix, start) for start, _, prefix in split.blocks[len(done):]],
+                              shared=(mechanisms, universe, split))
     numbered = [_number_globally(parts, m) for m in range(len(mechanisms))]
     del parts
     counts = [count if count < MAX_KEYS else 0 for count, *_ in numbered]

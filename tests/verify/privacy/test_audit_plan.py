@@ -78,6 +78,8 @@ def test_the_command_states_the_plan_of_a_split_audit(capsys, tmp_path, monkeypa
     code, out, err = run(capsys, "audit", str(path), "--max-datasets", "5000", "--json")
     assert code == 0 and json.loads(out)["mechanisms"]
     assert "audit plan: 65,536 datasets in 32 prior blocks, 16 DP blocks and 14 DP columns" in err
+    assert re.search(r"; memory about \d+ MB; time about \d+ s on 1 process \(from one block of "
+                     r"each kind, run first\)", err)
     largest = int(re.search(r"of at most ([\d,]+) datasets each", err)[1].replace(",", ""))
     assert 4096 <= largest <= 5000
     assert "audit plan" not in run(capsys, "audit", str(path), "--quiet")[2]
@@ -89,3 +91,36 @@ def test_the_command_states_the_plan_of_a_split_audit(capsys, tmp_path, monkeypa
 def test_small_models_print_no_plan(capsys):
     code, _, err = run(capsys, "audit", str(example_path("quickstart.json")))
     assert code == 0 and "audit plan" not in err
+
+
+def test_the_time_estimate_reuses_the_blocks_it_timed():
+    """The blocks timed for the estimate are part of the result: the audit with an announced plan
+    equals the audit without, and each timed block is computed once."""
+    model = parse_model(product_model(16))
+    plans = []
+    timed = audit_model(model, max_datasets=5000, announce=plans.append)
+    assert timed.to_dict() == audit_model(model, max_datasets=5000).to_dict()
+    assert len(plans) == 1 and plans[0].is_split and plans[0].seconds > 0
+    small = []
+    audit_model(parse_model(product_model(8)), announce=small.append)
+    assert not small[0].is_split and small[0].seconds is None  # one block: nothing to estimate
+
+
+def test_every_block_runs_once_when_the_time_is_estimated(monkeypatch):
+    from pufferfish.verify.privacy import audit as audit_module, dp_blocks
+
+    calls = {"prior": 0, "row": 0}
+    prior_task, row_task = audit_module.support_block_sums, dp_blocks.block_keys_and_pairs
+
+    def counted_prior(*args):
+        calls["prior"] += 1
+        return prior_task(*args)
+
+    def counted_row(*args):
+        calls["row"] += 1
+        return row_task(*args)
+    monkeypatch.setattr(audit_module, "support_block_sums", counted_prior)
+    monkeypatch.setattr(dp_blocks, "block_keys_and_pairs", counted_row)
+    plans = []
+    audit_model(parse_model(product_model(16)), max_datasets=5000, announce=plans.append)
+    assert calls == {"prior": plans[0].prior_blocks, "row": plans[0].dp_blocks}
