@@ -8,8 +8,10 @@ user sets with ``--max-datasets`` applies to **one block** — the most datasets
 once — and the size of the whole universe is not refused by a count but *stated*: the plan says
 how many datasets and blocks there are and estimates the memory of the run; only a run whose
 estimate exceeds this machine's physical memory is refused before it starts.  The time is not
-guessed before any work is done: the audit's progress line states the time left from the first
-finished blocks on.
+guessed from a formula: when the universe is larger than one block, the audit first runs the
+first block of each prior and the first DP row block (as one map, their results kept) and states
+their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``);
+the progress line then states the time left as blocks finish.
 
 Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets in
 the largest DP task (a block or a column slice, :func:`~pufferfish.verify.privacy.dp_blocks.dp_split`)
