@@ -156,7 +156,16 @@ def hamming(first: Dataset, second: Dataset) -> int:
 
 
 def size_text(n: int) -> str:
-    """A count for a message: ``"1,048,576"``, or ``"about 10^12"`` from ten million on."""
+    """A count for a message: exact below ten million, else two significant digits.
+
+    >>> size_text(1_048_576), size_text(2**26), size_text(2**40), size_text(10**8 - 1)
+    ('1,048,576', 'about 6.7·10^7', 'about 1.1·10^12', 'about 1.0·10^8')
+    """
     if n < 10**7:
         return f"{n:,}"
-    return f"about 10^{int(math.log10(n)):,}"  # math.log10 takes integers of any size
+    logarithm = math.log10(n)  # math.log10 takes integers of any size
+    exponent = int(logarithm)
+    mantissa = round(10 ** (logarithm - exponent), 1)
+    if mantissa >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    return f"about {mantissa}·10^{exponent:,}"
