@@ -33,9 +33,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="parametric models: each level as a closed-form (piecewise, for one "
                              "free parameter) expression in the parameters")
     add_common_options(parser, outputs=True, datasets=(
-        "the most datasets one task enumerates: a block of a prior or of the universe (the whole "
-        "universe for explicit universes, records and --group); the universe's size is not "
-        "limited, its memory is estimated first and refused only beyond this machine's"))
+        "the most datasets one task holds: a block of a prior, or a block or column slice of "
+        "the universe (the whole universe for explicit universes, records and --group); the "
+        "universe's size is not limited: its memory and time are estimated first, and it is "
+        "refused only beyond this machine's memory"))
     add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
