@@ -233,7 +233,7 @@ def prefix_pairs(shared: tuple[Sequence[int], DPSplit], group: int, base: int, f
         neighbours = [(other[:, None] * width + across[None, :]).ravel()
                       for other in cube_neighbours]
         codes, flat = _distinct_pairs(rows.ravel(), keys, neighbours)
-        dataset, offset = np.divmod(flat, len(neighbours))
+        dataset, offset = np.divmod(flat, max(1, len(neighbours)))
         cube, suffix = np.divmod(dataset, width)
         index = prefixes[cube] * split.suffixes + first + suffix
         results.append((codes, index * split.neighbours + offsets[offset]))
