@@ -62,9 +62,9 @@ def mqm_family(length: int) -> ChainFamily:
                         MarkovChain.binary("19/20", "99/100", length, ["1/3", "2/3"])), "given")
 
 
-def rebuild_and_search(family, T, eps, nodes):
+def rebuild_and_search(family, T, eps, lead, nodes):
     """A run of nodes with the float tables rebuilt in the task (the alternative to shared=)."""
-    return chain_search._search(chain_search._ExactEvaluator(family), T, eps, nodes)
+    return chain_search._search_run(chain_search._ExactEvaluator(family), T, eps, lead, nodes)
 
 
 def compare(name: str, job, cluster) -> None:
@@ -99,8 +99,8 @@ def main() -> None:
         T, eps = family.length, eps_float(as_budget("1"))
         nodes = list(range(1, T + 1))
         size_of_run = -(-T // (4 * cluster.workers))
-        runs = [(T, eps, nodes[k:k + size_of_run]) for k in range(0, T, size_of_run)]
-        shipped, _ = timed(lambda: cluster.map(chain_search._search_task, runs,
+        runs = [(T, eps, None, nodes[k:k + size_of_run]) for k in range(0, T, size_of_run)]
+        shipped, _ = timed(lambda: cluster.map(chain_search._search_run, runs,
                                                shared=evaluator))
         rebuilt, _ = timed(lambda: cluster.map(rebuild_and_search,
                                                [(family, *run) for run in runs]))
