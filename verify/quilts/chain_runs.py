@@ -34,6 +34,7 @@ and per lead (its line candidate) on top of the one-process search, which the ru
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 
@@ -72,18 +73,24 @@ def line_candidate(ev, i: int, eps: float) -> tuple[float, int, int] | None:
 
 
 def node_costs(ev, T: int, eps: float, nodes: Sequence[int]) -> list[float]:
-    """Predicted search cost of each of the increasing ``nodes``: 1 for a node the search will
-    examine, :data:`REUSED_COST` for one whose previous answer it will reuse — the key equals the
-    previous node's and both ends lie beyond the reach ``ε σ̂ + 2``, ``σ̂`` the score of the line
-    candidate at the middle node (no candidate: every node counts 1).  ``O(T k²)``."""
+    """Predicted search cost of each of the increasing ``nodes``, relative to a node far from
+    both ends: :data:`REUSED_COST` for a node whose previous answer the search will reuse (its key
+    equals the previous node's and both ends lie beyond the reach ``r = ε σ̂ + 2``, ``σ̂`` the
+    score of the line candidate at the middle node); otherwise the share of the pruned grid of
+    quilts that fits between the ends, ``max(min(i−1, r)·min(T−i, r)/r², 1/20)``.  No line
+    candidate: every node costs 1.  ``O(T k²)``."""
     middle = line_candidate(ev, nodes[len(nodes) // 2], eps)
     reach = math.inf if middle is None else eps * middle[0] + 2
     costs, previous, previous_key = [], None, None
     for i in nodes:
         key = ev.key(i)
-        reused = (previous == i - 1 and key == previous_key and min(i - 1, T - i) >= reach
-                  and i - reach >= ev.stable_from)
-        costs.append(REUSED_COST if reused else 1.0)
+        if reach == math.inf:
+            costs.append(1.0)
+        elif (previous == i - 1 and key == previous_key and min(i - 1, T - i) >= reach
+                and i - reach >= ev.stable_from):
+            costs.append(REUSED_COST)
+        else:
+            costs.append(max(min(i - 1, reach) * min(T - i, reach) / reach ** 2, 1 / 20))
         previous, previous_key = i, key
     return costs
 
@@ -111,11 +118,16 @@ def search_in_runs(engine: Engine, ev, T: int, eps: float, nodes: list[int],
     ``nodes``, computed as runs on ``engine`` (the float tables ``ev`` sent to each worker once):
     ``run_task(ev, T, eps, lead, run) -> (answer at lead, answers of run)`` is the task and
     ``search(ev, T, eps, run, after=(lead, answer))`` redoes a run whose lead was answered
-    differently (module docstring).  Identical to the one-process search."""
+    differently (module docstring).  Identical to the one-process search.
+
+    The workers receive ``ev`` as it was passed in: the cost estimate extends the driver's tables
+    to long distances, thousands of small arrays that Dask would take about a second to scatter,
+    while a worker extends its own copy as its searches need it (and keeps it between runs)."""
+    shipped = copy.deepcopy(ev)
     runs = cut_runs(nodes, node_costs(ev, T, eps, nodes), RUNS_PER_WORKER * engine.workers)
     leads = [None] + [run[-1] for run in runs[:-1]]
     found = engine.map(run_task, [(T, eps, lead, run) for lead, run in zip(leads, runs)],
-                       progress, shared=ev)
+                       progress, shared=shipped)
     out: dict[int, tuple] = {}
     for lead, run, (lead_answer, answers) in zip(leads, runs, found):
         if lead is not None and lead_answer != out[lead]:

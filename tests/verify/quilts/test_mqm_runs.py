@@ -1,8 +1,8 @@
 """MQMExact's node search cut into runs of nodes as engine tasks
 (:mod:`pufferfish.verify.quilts.chain_runs`): for every cut, the quilts, σ values and σ_max are
 those of the search in one process — cuts where the next node reuses its lead's answer or starts
-from it, a family whose best quilts tie exactly, and leads answered differently (then the driver
-searches the run again)."""
+from it, a family whose candidate quilts tie exactly, and leads answered differently (then the
+driver searches the run again)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily
 from pufferfish.verify.execution import Engine, InProcessEngine
-from pufferfish.verify.quilts import chain_search
+from pufferfish.verify.quilts import chain_runs, chain_search
 from pufferfish.verify.quilts.chain_runs import cut_runs, search_in_runs
 from pufferfish.verify.quilts.chain_search import mqm_chain_exact
 
@@ -37,7 +37,8 @@ class RecordingEngine(Engine):
 def family(kind: str, length: int) -> ChainFamily:
     if kind == "ties":
         # a symmetric kernel started uniform: e(a, b) = e(b, a) bit for bit, so the quilts
-        # {X_{i−a}, X_{i+a+1}} and {X_{i−a−1}, X_{i+a}} tie in score and cardinality
+        # {X_{i−a}, X_{i+a+1}} and {X_{i−a−1}, X_{i+a}} tie in score and cardinality (the
+        # search meets them from different first candidates in a run and in one process)
         return ChainFamily((MarkovChain.binary("3/4", "3/4", length, ["1/2", "1/2"]),), "given")
     given = ["1/2", "1/2"] if kind == "given" else None
     return ChainFamily((MarkovChain.binary("9/10", "4/5", length, given),
@@ -50,32 +51,40 @@ def quilts(result) -> list:
 
 @pytest.mark.parametrize("kind,epsilon", [("given", "1"), ("stationary", "1/2"), ("any", "2"),
                                           ("ties", "1")])
-def test_every_cut_gives_the_one_process_quilts_and_sigma(kind, epsilon):
-    chains = family(kind, 90)
+def test_every_cut_gives_the_one_process_quilts_and_sigma(monkeypatch, kind, epsilon):
+    chains = family(kind, 60)
     alone = mqm_chain_exact(chains, epsilon)
-    leads = set()
-    for workers in (1, 2, 3, 5, 8, 13, 21):
-        engine = RecordingEngine(workers)
+    for cut in range(1, 60):
+        monkeypatch.setattr(chain_runs, "cut_runs",
+                            lambda nodes, costs, count: [nodes[:cut], nodes[cut:]])
+        engine = RecordingEngine(2)
         clustered = mqm_chain_exact(chains, epsilon, engine=engine)
         assert clustered.to_dict() == alone.to_dict()
         assert quilts(clustered) == quilts(alone)
-        runs = [run for _, _, _, run in engine.tasks]
-        assert [i for run in runs for i in run] == list(range(1, 91))
-        assert [lead for _, _, lead, _ in engine.tasks] == [None] + [run[-1] for run in runs[:-1]]
-        leads |= {lead for _, _, lead, _ in engine.tasks if lead is not None}
-    assert len(leads) >= 20     # cuts near both ends and inside
+        assert [lead for _, _, lead, _ in engine.tasks] == [None, cut]
 
 
-def test_a_cut_where_the_next_node_reuses_its_leads_answer():
+@pytest.mark.parametrize("workers", [1, 2, 3, 5, 8, 13])
+def test_runs_cover_the_nodes_in_order_each_led_by_its_predecessor(workers):
+    chains = family("given", 90)
+    engine = RecordingEngine(workers)
+    assert (mqm_chain_exact(chains, "1", engine=engine).to_dict()
+            == mqm_chain_exact(chains, "1").to_dict())
+    runs = [run for _, _, _, run in engine.tasks]
+    assert [i for run in runs for i in run] == list(range(1, 91))
+    assert [lead for _, _, lead, _ in engine.tasks] == [None] + [run[-1] for run in runs[:-1]]
+
+
+def test_a_cut_where_the_next_node_reuses_its_leads_answer(monkeypatch):
     """Stationary family: away from the ends every node's float inputs are equal and the search
     reuses the previous answer, so a run's first node there takes its lead's answer as is."""
     chains = family("stationary", 200)
     alone = mqm_chain_exact(chains, "1")
     middle = [c for c in alone.choices if 60 <= c.node <= 140]
     assert len({(c.quilt.a, c.quilt.b) for c in middle}) == 1
-    engine = RecordingEngine(6)
-    assert mqm_chain_exact(chains, "1", engine=engine).to_dict() == alone.to_dict()
-    assert any(lead is not None and 60 <= lead <= 140 for _, _, lead, _ in engine.tasks)
+    monkeypatch.setattr(chain_runs, "cut_runs",
+                        lambda nodes, costs, count: [nodes[:99], nodes[99:]])
+    assert mqm_chain_exact(chains, "1", engine=RecordingEngine(2)).to_dict() == alone.to_dict()
 
 
 def test_runs_are_cut_by_cost_not_by_count():
