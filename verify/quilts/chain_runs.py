@@ -53,44 +53,58 @@ REUSED_COST = 0.001
 
 def line_candidate(ev, i: int, eps: float) -> tuple[float, int, int] | None:
     """A first candidate ``(score, a, b)`` for node ``i`` that depends on no other node: the best
-    quilt ``{X_{i−min(t, i−1)}, X_{i+min(t, T−i)}}`` over ``t = 1..max(i−1, T−i)`` (both sides
-    present, as balanced as the ends allow) of the float evaluator ``ev``; ``None`` at an end or
-    when none of these has a finite score.  ``O(T k²)`` per family member.
+    quilt ``{X_{i−min(t, i−1)}, X_{i+min(t, T−i)}}`` over ``t = 1, 2, …`` (both sides present, as
+    balanced as the ends allow) of the float evaluator ``ev``; ``None`` at an end or when none of
+    these has a finite score.  The cardinality grows with ``t``, and a quilt of cardinality
+    ``c`` scores at least ``c/ε``, so ``t`` stops once ``2t − 1 ≥ ε·best``: ``O(ε σ k²)`` per
+    family member, ``O(T k²)`` when nothing scores finitely.
 
     A search started from it examines about as few quilts as one started from the previous
     node's quilt: the best quilt of a node away from the ends lies near the diagonal ``a = b``.
     """
     if i <= 1 or i >= ev.T:
         return None
-    t = np.arange(1, max(i - 1, ev.T - i) + 1)
-    as_, bs = np.minimum(t, i - 1), np.minimum(t, ev.T - i)
-    es = ev.pairs(i, as_, bs)
-    cards = as_ + bs - 1
-    with np.errstate(divide="ignore"):
-        scores = np.where(es < eps, cards / np.maximum(eps - es, 1e-300), np.inf)
-    j = int(np.argmin(scores))
-    return None if scores[j] == math.inf else (float(scores[j]), int(as_[j]), int(bs[j]))
+    best, first, last, width = None, 1, max(i - 1, ev.T - i), 64
+    while first <= last and (best is None or 2 * first - 1 < eps * best[0]):
+        t = np.arange(first, min(last, first + width - 1) + 1)
+        as_, bs = np.minimum(t, i - 1), np.minimum(t, ev.T - i)
+        es = ev.pairs(i, as_, bs)
+        with np.errstate(divide="ignore"):
+            scores = np.where(es < eps, (as_ + bs - 1) / np.maximum(eps - es, 1e-300), np.inf)
+        j = int(np.argmin(scores))
+        if scores[j] < (math.inf if best is None else best[0]):
+            best = (float(scores[j]), int(as_[j]), int(bs[j]))
+        first, width = int(t[-1]) + 1, 2 * width
+    return best
 
 
 def node_costs(ev, T: int, eps: float, nodes: Sequence[int]) -> list[float]:
-    """Predicted search cost of each of the increasing ``nodes``, relative to a node far from
-    both ends: :data:`REUSED_COST` for a node whose previous answer the search will reuse (its key
-    equals the previous node's and both ends lie beyond the reach ``r = ε σ̂ + 2``, ``σ̂`` the
-    score of the line candidate at the middle node); otherwise the share of the pruned grid of
-    quilts that fits between the ends, ``max(min(i−1, r)·min(T−i, r)/r², 1/20)``.  No line
-    candidate: every node costs 1.  ``O(T k²)``."""
+    """Predicted search cost of each of the increasing ``nodes``, relative to a searched node
+    away from both ends, with the reach ``r = ε σ̂ + 2`` (``σ̂`` the score of the line candidate
+    at the middle node):
+
+    * :data:`REUSED_COST` for a node whose previous answer the search will reuse: its key equals
+      the previous node's and both ends lie beyond ``r``;
+    * 1 for a node within ``r`` of the start (the search also scans the quilts without a left
+      side there, and a previous answer without a left side is no warm start: at this node that
+      side is present), or away from both ends with a changed key;
+    * ``max(min(T−i, r)/r, 1/20)`` within ``r`` of the end, the share of the pruned grid of
+      quilts that fits before the end.
+
+    Without a line candidate every node costs 1.  ``O(T k²)``.
+    """
     middle = line_candidate(ev, nodes[len(nodes) // 2], eps)
     reach = math.inf if middle is None else eps * middle[0] + 2
     costs, previous, previous_key = [], None, None
     for i in nodes:
         key = ev.key(i)
-        if reach == math.inf:
-            costs.append(1.0)
-        elif (previous == i - 1 and key == previous_key and min(i - 1, T - i) >= reach
+        if (previous == i - 1 and key == previous_key and min(i - 1, T - i) >= reach
                 and i - reach >= ev.stable_from):
             costs.append(REUSED_COST)
+        elif i <= reach or reach == math.inf:
+            costs.append(1.0)
         else:
-            costs.append(max(min(i - 1, reach) * min(T - i, reach) / reach ** 2, 1 / 20))
+            costs.append(max(min(T - i, reach) / reach, 1 / 20))
         previous, previous_key = i, key
     return costs
 
