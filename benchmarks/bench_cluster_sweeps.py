@@ -121,6 +121,7 @@ def main() -> None:
                     lambda engine: chain_influence_curve(chain, max_b=40,
                                                          engine=engine).to_dict(), cluster)
         if "mqm" in args.only:
+            mqm_chain_exact(mqm_family(300), "1", engine=cluster)    # the workers import the code
             compare(f"MQMExact, 2 chains of {args.mqm_length} nodes, ε = 1",
                     lambda engine: mqm_chain_exact(family, "1", engine=engine).to_dict(),
                     cluster)

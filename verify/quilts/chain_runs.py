@@ -112,7 +112,8 @@ def node_costs(ev, T: int, eps: float, nodes: Sequence[int]) -> list[float]:
 def cut_runs(nodes: Sequence[int], costs: Sequence[float], count: int) -> list[list[int]]:
     """``nodes`` cut, in order, into about ``count`` runs of about equal total cost, a run after
     the first also paying 1 for its lead node; a node goes to the next run when the middle of its
-    cost would pass the target.  ``O(len(nodes))``."""
+    cost would pass the target, and a last run under half the target joins the one before.
+    ``O(len(nodes))``."""
     target = (sum(costs) + count - 1) / count
     runs: list[list[int]] = [[]]
     spent = 0.0
@@ -122,6 +123,9 @@ def cut_runs(nodes: Sequence[int], costs: Sequence[float], count: int) -> list[l
             spent = 1.0
         runs[-1].append(i)
         spent += cost
+    if len(runs) > 1 and spent < target / 2:
+        last = runs.pop()
+        runs[-1] += last
     return runs
 
 
