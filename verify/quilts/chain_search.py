@@ -52,7 +52,8 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import (interval_context, log_enclosure, rational_interval,
                                                   round_out)
 from pufferfish.verify.quilts.chain_influence import ChainTables, family_influence_exact
-from pufferfish.verify.quilts.chain_runs import line_candidate, search_in_runs
+from pufferfish.verify.quilts.chain_runs import (lift_allocator_threshold, line_candidate,
+                                               search_in_runs)
 from pufferfish.verify.quilts.markov_quilts import ChainQuilt, chain_quilts
 from pufferfish.verify.quilts.scores import (SCORE_BITS, MQMResult, NodeChoice, ScoreInterval,
                                              as_budget, eps_float, exact_score, score_from_log_interval,
@@ -349,8 +350,10 @@ def _search_run(ev, T: int, eps: float, lead: int | None,
     """A run of nodes as an engine task: ``(answer at lead, answers of nodes)``.
 
     ``lead`` (the node before the run, ``None`` for the first run) is searched from
-    :func:`~pufferfish.verify.quilts.chain_runs.line_candidate`, which depends on no other node; the run then continues
-    from it exactly as :func:`_search` continues from a previous node."""
+    :func:`~pufferfish.verify.quilts.chain_runs.line_candidate`, which depends on no other
+    node; the run then continues from it exactly as :func:`_search` continues from a previous
+    node, so its answers are the one-process answers whenever the lead's answer is."""
+    lift_allocator_threshold()
     if lead is None:
         return None, _search(ev, T, eps, nodes)
     candidate = line_candidate(ev, lead, eps)
@@ -388,8 +391,9 @@ def mqm_chain_exact(family: ChainFamily, epsilon: Budget | str, *, fast: bool = 
     each Lemma B.2 quilt (formula in the module docstring), over a finite chain family.
 
     Complexity ``O(T k^3 + T' n*² k²)`` (module docstring); the answer is certified per node.
-    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) runs of increasing ``nodes`` are
-    the tasks (:func:`~pufferfish.verify.quilts.chain_runs.search_in_runs`); the quilts and σ_max are identical to one process.
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) runs of increasing ``nodes``, cut
+    by estimated cost, are the tasks (:mod:`pufferfish.verify.quilts.chain_runs`); the quilts,
+    σ values and σ_max are identical to one process.
 
     ``fast=True`` runs Algorithm 5 with the exact influences.  That is *not* private in general:
     Claim B.11's argument needs the shifted quilt to have the same influence at every node, which
