@@ -165,6 +165,8 @@ def search_in_runs(engine: Engine, ev, T: int, eps: float, nodes: list[int],
     The workers receive ``ev`` as it was passed in: the cost estimate extends the driver's tables
     to long distances, thousands of small arrays that Dask would take about a second to scatter,
     while a worker extends its own copy as its searches need it (and keeps it between runs)."""
+    if not nodes:
+        return {}
     shipped = copy.deepcopy(ev)
     runs = cut_runs(nodes, node_costs(ev, T, eps, nodes), RUNS_PER_WORKER * engine.workers)
     leads = [None] + [run[-1] for run in runs[:-1]]

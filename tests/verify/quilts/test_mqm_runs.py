@@ -75,6 +75,18 @@ def test_runs_cover_the_nodes_in_order_each_led_by_its_predecessor(workers):
     assert [lead for _, _, lead, _ in engine.tasks] == [None] + [run[-1] for run in runs[:-1]]
 
 
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_chosen_nodes_are_cut_into_runs_led_by_the_previous_chosen_node(workers):
+    chains = family("given", 120)
+    for nodes in ([3, 4, 5, 40, 41, 42, 43, 90, 118, 119, 120], [60]):
+        engine = RecordingEngine(workers)
+        clustered = mqm_chain_exact(chains, "1", nodes=nodes, engine=engine)
+        assert clustered.to_dict() == mqm_chain_exact(chains, "1", nodes=nodes).to_dict()
+        runs = [run for _, _, _, run in engine.tasks]
+        assert [i for run in runs for i in run] == nodes
+        assert [lead for _, _, lead, _ in engine.tasks] == [None] + [run[-1] for run in runs[:-1]]
+
+
 def test_a_cut_where_the_next_node_reuses_its_leads_answer(monkeypatch):
     """Stationary family: away from the ends every node's float inputs are equal and the search
     reuses the previous answer, so a run's first node there takes its lead's answer as is."""
