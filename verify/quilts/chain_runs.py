@@ -180,5 +180,5 @@ def search_in_runs(engine: Engine, ev, T: int, eps: float, nodes: list[int],
     return out
 
 
-__all__ = ["lift_allocator_threshold", "line_candidate", "node_costs", "cut_runs", "search_in_runs", "RUNS_PER_WORKER",
-           "REUSED_COST"]
+__all__ = ["lift_allocator_threshold", "line_candidate", "node_costs", "cut_runs",
+           "search_in_runs", "RUNS_PER_WORKER", "REUSED_COST"]
