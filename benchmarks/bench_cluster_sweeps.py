@@ -3,7 +3,8 @@ a local Dask cluster of 2 worker processes (``--workers 2``), in the same run, w
 checked equal.
 
 Run as ``.venv/bin/python benchmarks/bench_cluster_sweeps.py [--entries 13] [--chain 400]
-[--mqm-length 6000]`` from the repository root (never run by CI).
+[--mqm-length 6000] [--only brute chain mqm]`` from the repository root (never run by CI);
+``--only`` runs only the named jobs.
 
 Instances (every entry's value a secret, ``entry_pairs``):
 
@@ -14,9 +15,11 @@ Instances (every entry's value a secret, ``entry_pairs``):
   prior starts stationary, so each position has its own side tables (one group per position and
   value pair, about four tasks per worker);
 * **MQM over a chain family**: MQMExact (``002_e1f2e9a9937b8cda.txt`` Algorithm 3) on two
-  slow-mixing binary chains of ``--mqm-length`` nodes at ε = 1, runs of nodes as tasks.  For the
-  float tables shared by the quilts of all nodes, the run also times building them against
-  shipping them: ``shared=`` (built once in the driver, scattered) against rebuilt in every task.
+  slow-mixing binary chains of ``--mqm-length`` nodes at ε = 1, runs of nodes cut by estimated
+  cost as tasks (:mod:`pufferfish.verify.quilts.chain_runs`).  The run also prints the runs
+  (first node, length, predicted cost) and, for the float tables shared by the quilts of all
+  nodes, times building them against shipping them: ``shared=`` (built once in the driver,
+  scattered) against rebuilt in every task.
 
 Each timed with ``time.perf_counter`` after the model is parsed and the cluster has started; the
 speed-up is one process's time over the cluster's.
@@ -34,7 +37,7 @@ from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.verify.execution import InProcessEngine, engine_from
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.influence.curves import influence_curve
-from pufferfish.verify.quilts import chain_search
+from pufferfish.verify.quilts import chain_runs, chain_search
 from pufferfish.verify.quilts.chain_search import mqm_chain_exact
 from pufferfish.verify.quilts.scores import as_budget, eps_float
 
@@ -62,9 +65,9 @@ def mqm_family(length: int) -> ChainFamily:
                         MarkovChain.binary("19/20", "99/100", length, ["1/3", "2/3"])), "given")
 
 
-def rebuild_and_search(family, T, eps, nodes):
+def rebuild_and_search(family, T, eps, lead, nodes):
     """A run of nodes with the float tables rebuilt in the task (the alternative to shared=)."""
-    return chain_search._search(chain_search._ExactEvaluator(family), T, eps, nodes)
+    return chain_search._search_run(chain_search._ExactEvaluator(family), T, eps, lead, nodes)
 
 
 def compare(name: str, job, cluster) -> None:
@@ -74,11 +77,34 @@ def compare(name: str, job, cluster) -> None:
           f"{alone_time / cluster_time:6.2f}×  equal: {alone == clustered}")
 
 
+def mqm_details(family: ChainFamily, cluster) -> None:
+    """The runs MQMExact is cut into, and the float tables shipped against rebuilt per task."""
+    build, evaluator = timed(lambda: chain_search._ExactEvaluator(family))
+    size = len(pickle.dumps(evaluator))
+    T, eps = family.length, eps_float(as_budget("1"))
+    nodes = list(range(1, T + 1))
+    costs = chain_runs.node_costs(evaluator, T, eps, nodes)
+    runs = chain_runs.cut_runs(nodes, costs, chain_runs.RUNS_PER_WORKER * cluster.workers)
+    cost_of = dict(zip(nodes, costs))
+    print(f"\nMQM runs (first node, nodes, predicted cost): " + ", ".join(
+        f"{run[0]}+{len(run)}:{sum(cost_of[i] for i in run):.0f}" for run in runs))
+    leads = [None] + [run[-1] for run in runs[:-1]]
+    tasks = [(T, eps, lead, run) for lead, run in zip(leads, runs)]
+    shipped, _ = timed(lambda: cluster.map(chain_search._search_run, tasks, shared=evaluator))
+    rebuilt, _ = timed(lambda: cluster.map(rebuild_and_search,
+                                           [(family, *task) for task in tasks]))
+    print(f"MQM float tables: built in {build:.3f} s, {size / 1e3:.0f} kB pickled; "
+          f"{len(runs)} runs with the tables shipped once (shared=) {shipped:.2f} s, "
+          f"rebuilt in every task {rebuilt:.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=13)
     parser.add_argument("--chain", type=int, default=400)
     parser.add_argument("--mqm-length", type=int, default=6000)
+    parser.add_argument("--only", nargs="+", choices=["brute", "chain", "mqm"],
+                        default=["brute", "chain", "mqm"])
     args = parser.parse_args()
     brute = parse_model(chain_model(args.entries))
     chain = parse_model(chain_model(args.chain))
@@ -87,26 +113,19 @@ def main() -> None:
     with cluster:
         print(f"local cluster of 2 workers started in {start:.2f} s\n")
         print(f"{'job':<44} {'1 process':>10} {'2 workers':>10} {'speed-up':>8}")
-        compare(f"brute-force curve, {args.entries} entries, {2 * args.entries} pairs",
-                lambda engine: influence_curve(brute, engine=engine).to_dict(), cluster)
-        compare(f"chain curve, {args.chain} entries, b <= 40",
-                lambda engine: chain_influence_curve(chain, max_b=40, engine=engine).to_dict(),
-                cluster)
-        compare(f"MQMExact, 2 chains of {args.mqm_length} nodes, ε = 1",
-                lambda engine: mqm_chain_exact(family, "1", engine=engine).to_dict(), cluster)
-        build, evaluator = timed(lambda: chain_search._ExactEvaluator(family))
-        size = len(pickle.dumps(evaluator))
-        T, eps = family.length, eps_float(as_budget("1"))
-        nodes = list(range(1, T + 1))
-        size_of_run = -(-T // (4 * cluster.workers))
-        runs = [(T, eps, nodes[k:k + size_of_run]) for k in range(0, T, size_of_run)]
-        shipped, _ = timed(lambda: cluster.map(chain_search._search_task, runs,
-                                               shared=evaluator))
-        rebuilt, _ = timed(lambda: cluster.map(rebuild_and_search,
-                                               [(family, *run) for run in runs]))
-        print(f"\nMQM float tables: built in {build:.3f} s, {size / 1e3:.0f} kB pickled; "
-              f"{len(runs)} runs with the tables shipped once (shared=) {shipped:.2f} s, "
-              f"rebuilt in every task {rebuilt:.2f} s")
+        if "brute" in args.only:
+            compare(f"brute-force curve, {args.entries} entries, {2 * args.entries} pairs",
+                    lambda engine: influence_curve(brute, engine=engine).to_dict(), cluster)
+        if "chain" in args.only:
+            compare(f"chain curve, {args.chain} entries, b <= 40",
+                    lambda engine: chain_influence_curve(chain, max_b=40,
+                                                         engine=engine).to_dict(), cluster)
+        if "mqm" in args.only:
+            mqm_chain_exact(mqm_family(300), "1", engine=cluster)    # the workers import the code
+            compare(f"MQMExact, 2 chains of {args.mqm_length} nodes, ε = 1",
+                    lambda engine: mqm_chain_exact(family, "1", engine=engine).to_dict(),
+                    cluster)
+            mqm_details(family, cluster)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,8 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import (interval_context, log_enclosure, rational_interval,
                                                   round_out)
 from pufferfish.verify.quilts.chain_influence import ChainTables, family_influence_exact
+from pufferfish.verify.quilts.chain_runs import (lift_allocator_threshold, line_candidate,
+                                               search_in_runs)
 from pufferfish.verify.quilts.markov_quilts import ChainQuilt, chain_quilts
 from pufferfish.verify.quilts.scores import (SCORE_BITS, MQMResult, NodeChoice, ScoreInterval,
                                              as_budget, eps_float, exact_score, score_from_log_interval,
@@ -102,6 +104,19 @@ class _ExactEvaluator:
             tot = np.where(mask[None, None], tot, -np.inf)
             out = np.maximum(out, tot.reshape(len(as_), len(bs), -1).max(axis=2))
         return np.maximum(out, 0.0)
+
+    def pairs(self, i: int, as_: np.ndarray, bs: np.ndarray) -> np.ndarray:
+        """e for quilts {X_{i−a}, X_{i+b}}, ``(a, b)`` for ``a, b`` in ``zip(as_, bs)``."""
+        out = np.zeros(len(as_))
+        for t in self.tables:
+            L = t.left_stack(i, as_)
+            F = t.right_stack(bs)
+            with np.errstate(invalid="ignore"):
+                tot = L + F
+            tot = np.where(np.isnan(tot), np.inf, tot)
+            tot = np.where(t.pair_mask(i)[None], tot, -np.inf)
+            out = np.maximum(out, tot.reshape(len(as_), -1).max(axis=1))
+        return out
 
     def left_many(self, i: int, as_: np.ndarray) -> np.ndarray:
         out = np.zeros(len(as_))
@@ -330,31 +345,20 @@ def _search(ev, T: int, eps: float, nodes: Sequence[int], approx_tmin: int = 1,
     return out
 
 
-def _search_task(ev, T: int, eps: float, nodes: Sequence[int]) -> dict[int, tuple]:
-    """:func:`_search` of a run of nodes, from no previous answer (an engine task)."""
-    return _search(ev, T, eps, nodes)
+def _search_run(ev, T: int, eps: float, lead: int | None,
+                nodes: Sequence[int]) -> tuple[tuple | None, dict[int, tuple]]:
+    """A run of nodes as an engine task: ``(answer at lead, answers of nodes)``.
 
-
-def _search_on(engine: Engine, ev, T: int, eps: float, nodes: list[int],
-               progress: Callable[[int, int], None] | None) -> dict[int, tuple]:
-    """:func:`_search` of increasing ``nodes`` as runs of nodes on ``engine`` (the float tables
-    ``ev`` are shipped to each worker once), identical to the sequential search.
-
-    A run starts without its predecessor's answer, which :func:`_search` uses only as a first
-    candidate and to reuse it (ties may then resolve differently); so the first node of each run
-    is searched again here from the previous run's last answer, and a run whose first answer
-    differs is searched again sequentially.  Cost: one node per run more than in one process.
-    """
-    size = -(-len(nodes) // (4 * engine.workers))
-    runs = [nodes[k:k + size] for k in range(0, len(nodes), size)]
-    found = engine.map(_search_task, [(T, eps, run) for run in runs], progress, shared=ev)
-    out: dict[int, tuple] = dict(found[0])
-    for run, answers in zip(runs[1:], found[1:]):
-        after = (next(reversed(out)), out[next(reversed(out))])
-        if _search(ev, T, eps, run[:1], after=after)[run[0]] != answers[run[0]]:
-            answers = _search(ev, T, eps, run, after=after)
-        out.update(answers)
-    return out
+    ``lead`` (the node before the run, ``None`` for the first run) is searched from
+    :func:`~pufferfish.verify.quilts.chain_runs.line_candidate`, which depends on no other
+    node; the run then continues from it exactly as :func:`_search` continues from a previous
+    node, so its answers are the one-process answers whenever the lead's answer is."""
+    lift_allocator_threshold()
+    if lead is None:
+        return None, _search(ev, T, eps, nodes)
+    candidate = line_candidate(ev, lead, eps)
+    answer = _best_for_node(ev, lead, T, eps, None if candidate is None else candidate[1:])
+    return answer, _search(ev, T, eps, nodes, after=(lead, answer))
 
 
 def _fast_nodes(ev, T: int, eps: float, approx_tmin: int,
@@ -387,8 +391,9 @@ def mqm_chain_exact(family: ChainFamily, epsilon: Budget | str, *, fast: bool = 
     each Lemma B.2 quilt (formula in the module docstring), over a finite chain family.
 
     Complexity ``O(T k^3 + T' n*² k²)`` (module docstring); the answer is certified per node.
-    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) runs of increasing ``nodes`` are
-    the tasks (:func:`_search_on`); the quilts and σ_max are identical to one process.
+    On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) runs of increasing ``nodes``, cut
+    by estimated cost, are the tasks (:mod:`pufferfish.verify.quilts.chain_runs`); the quilts,
+    σ values and σ_max are identical to one process.
 
     ``fast=True`` runs Algorithm 5 with the exact influences.  That is *not* private in general:
     Claim B.11's argument needs the shifted quilt to have the same influence at every node, which
@@ -408,7 +413,7 @@ def mqm_chain_exact(family: ChainFamily, epsilon: Budget | str, *, fast: bool = 
                 or any(x >= y for x, y in zip(wanted, wanted[1:]))):
             found = _search(ev, T, eps, wanted, 1, progress)
         else:
-            found = _search_on(engine, ev, T, eps, wanted, progress)
+            found = search_in_runs(engine, ev, T, eps, wanted, _search_run, _search, progress)
         explored = wanted
     choices = []
     for i in explored:
