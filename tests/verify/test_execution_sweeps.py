@@ -12,11 +12,9 @@ from pufferfish.models.chain_family import ChainFamily
 from pufferfish.models.files.bayesnet_file import parse_bayesnet
 from pufferfish.models.files.json_io import read_json_file
 from pufferfish.models.files.pufferfish_file import load_model, parse_model
-from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.influence.curves import influence_curve
 from pufferfish.verify.quilts.bayesnet_mqm import mqm_bayesnet
-from pufferfish.verify.quilts import chain_search
 from pufferfish.verify.quilts.chain_search import mqm_chain_exact
 from pufferfish.verify.quilts.node_quilts import score_quilts
 from pufferfish.verify.quilts.prior_networks import network_family
@@ -115,33 +113,6 @@ def test_mqm_over_a_chain_survives_a_killed_worker(killing_engine):
     with killing_engine(after=2) as engine:
         assert mqm_chain_exact(family, "1", engine=engine).to_dict() == alone
         assert engine.killed is not None
-
-
-class SerialEngine(Engine):
-    """Runs the tasks in this process but poses as an engine of 2 workers, so the chain search
-    is cut into runs (and a patched function also applies inside the tasks)."""
-
-    @property
-    def workers(self) -> int:
-        return 2
-
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
-        return InProcessEngine().map(function, argument_tuples, progress, shared, in_flight)
-
-
-def test_a_run_whose_first_node_depends_on_its_predecessor_is_searched_again(monkeypatch):
-    """A node searched without its predecessor's answer may resolve a tie differently; the runs'
-    first nodes are checked against the sequential search, and a run that differs is redone."""
-    real = chain_search.__dict__["_best_for_node"]
-
-    def start_sensitive(ev, i, T, eps, start, *rest):
-        s, a, b, e = real(ev, i, T, eps, start, *rest)
-        return (s, a, b, e if start is not None or i == 1 else e + 2.0 ** -30)
-
-    monkeypatch.setattr(chain_search, "_best_for_node", start_sensitive)
-    family = chain_family(80, "given")
-    alone = mqm_chain_exact(family, "1").to_dict()
-    assert mqm_chain_exact(family, "1", engine=SerialEngine()).to_dict() == alone
 
 
 def test_one_nodes_quilts_on_two_workers_are_the_in_process_quilts(cluster):

@@ -28,10 +28,10 @@ class RecordingEngine(Engine):
     def workers(self) -> int:
         return self._workers
 
-    def map(self, function, argument_tuples, progress=None, shared=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
         arguments = list(argument_tuples)
         self.tasks += arguments
-        return InProcessEngine().map(function, arguments, progress, shared)
+        return InProcessEngine().map(function, arguments, progress, shared, in_flight)
 
 
 def family(kind: str, length: int) -> ChainFamily:
