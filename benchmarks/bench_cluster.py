@@ -18,8 +18,8 @@ is parsed and (for the cluster) after the cluster has started:
 * with ``--largest S [--largest-from N]``: the largest 2^n audited within S seconds each way (n
   up by one while the next size's predicted time, from the growth so far, is within S);
 * for every audit run, its time and the plan it announced (blocks, memory and time estimates);
-* the peak resident size (``ru_maxrss``) of each worker after the cluster's audits, and of this
-  process (which ran the one-process audits) at the end.
+* the peak resident size (``VmHWM``) of each worker after the cluster's audits, and of this
+  process (which ran the one-process audits and sweep) at the end.
 
 The start-up of the local cluster (about 1–4 s) is printed separately: it is paid once per run;
 so is warming its workers with an audit of 2^8 datasets (they import the audit's modules on their
@@ -66,7 +66,16 @@ def audit(attributes: int, engine):
 
 
 def peak_megabytes() -> int:
-    """This process's peak resident size in MB (Linux reports ``ru_maxrss`` in kB)."""
+    """This process's peak resident size in MB: ``VmHWM`` of ``/proc/self/status`` (Linux), else
+    ``ru_maxrss``.  Not ``ru_maxrss`` on Linux: it survives ``execve``, so a worker started by
+    fork and exec would report this process's size when it started the cluster."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 

@@ -48,7 +48,8 @@ class Engine(ABC):
     @abstractmethod
     def map(self, function: Callable[..., Any], argument_tuples: Iterable[Sequence[Any]],
             progress: ProgressCallback | None = None, shared: Any = None,
-            in_flight: int | None = None) -> list[Any]:
+            in_flight: int | None = None,
+            on_result: Callable[[int, Any], None] | None = None) -> list[Any]:
         """``[function(shared, *args) for args in argument_tuples]`` (``function(*args)`` when
         ``shared`` is None), results in input order.  ``shared`` is sent to each worker once.
 
@@ -56,7 +57,10 @@ class Engine(ABC):
         arguments are taken from ``argument_tuples`` one at a time as earlier tasks finish — for
         tasks whose arguments are large and built on demand (a :class:`~collections.abc.Sequence`
         whose items are made when indexed), so that only ``in_flight`` of them exist at once.
-        Without it every task is submitted at once."""
+        Without it every task is submitted at once.
+
+        ``on_result(index, result)`` is called in this process as each task's result arrives
+        (in the order they finish), for work that must not wait for the whole map."""
 
     @property
     def workers(self) -> int:
@@ -76,11 +80,14 @@ class Engine(ABC):
 class InProcessEngine(Engine):
     """Run every task in this process, one after the other."""
 
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
+            on_result=None):
         arguments = _sized(argument_tuples)
         results = []
         for done, args in enumerate(arguments, start=1):
             results.append(function(*args) if shared is None else function(shared, *args))
+            if on_result:
+                on_result(done - 1, results[-1])
             if progress:
                 progress(done, len(arguments))
         return results
@@ -117,7 +124,8 @@ class DaskEngine(Engine):
     def workers(self) -> int:
         return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
+            on_result=None):
         from dask.distributed import as_completed
 
         arguments = _sized(argument_tuples)
@@ -145,7 +153,9 @@ class DaskEngine(Engine):
             index[future := submit(k)] = k
             running.add(future)
         for done, (future, result) in enumerate(running, start=1):
-            results[index.pop(future)] = result
+            results[k := index.pop(future)] = result
+            if on_result:
+                on_result(k, result)
             if submitted < total:
                 index[following := submit(submitted)] = submitted
                 running.add(following)

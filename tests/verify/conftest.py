@@ -20,7 +20,8 @@ class KillingEngine(DaskEngine):
         super().__init__(workers=2)
         self.after, self.task, self.killed = after, task, None
 
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
+            on_result=None):
         name = function.__name__
 
         def kill_one(done: int, total: int) -> None:
@@ -30,7 +31,7 @@ class KillingEngine(DaskEngine):
                 os.kill(self.killed, signal.SIGKILL)
             if progress:
                 progress(done, total)
-        return super().map(function, argument_tuples, kill_one, shared, in_flight)
+        return super().map(function, argument_tuples, kill_one, shared, in_flight, on_result)
 
 
 @pytest.fixture(scope="module")

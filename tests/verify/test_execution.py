@@ -158,3 +158,11 @@ def test_dp_columns_survive_a_killed_worker(killing_engine):
     with killing_engine(after=3, task="prefix_pairs") as engine:
         found = dp_levels_blocked(universe, mechanisms, 10**6, engine, max_block=32)
         assert [r.to_dict() for r in found] == alone and engine.killed is not None
+
+
+def test_the_time_estimate_on_two_workers_announces_once_and_changes_nothing(cluster):
+    model = parse_model(chain_model(16))
+    plans = []
+    found = audit_model(model, engine=cluster, max_datasets=5000, announce=plans.append)
+    assert found.to_dict() == audit_model(model, max_datasets=5000).to_dict()
+    assert len(plans) == 1 and plans[0].seconds > 0 and plans[0].is_split

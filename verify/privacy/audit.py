@@ -138,8 +138,9 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     ``max_datasets`` bounds one block (the most datasets a task enumerates), not the universe:
     :func:`~pufferfish.verify.privacy.audit_plan.plan_audit` checks the blocks and the estimated
     memory before anything runs, and ``announce(plan)`` receives that plan; when the universe is
-    larger than one block, the plan first gets a time estimate from one block of each prior and
-    one DP row block, run first on ``engine`` (their results are kept, not computed again).
+    larger than one block, it receives it once the first block of each prior and the first DP row
+    block, run first, have finished, with a time estimate from their times (their results are
+    kept, and the other blocks run meanwhile).
 
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
@@ -157,18 +158,24 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
     prior_blocks = block_plan(model, 4 * engine.workers, max_datasets)
-    shared = shippable(model)
+    tasks: list[tuple[str, tuple]] = [("prior", block) for block in prior_blocks]
+    order: list[int | None] = list(range(len(tasks)))  # each task's prior block (None: DP row)
+    estimate = None
+    if announce is not None and plan.is_split:
+        estimate = _TimeEstimate(plan, tasks, (4 * engine.workers, max_datasets), engine.workers,
+                                 announce)
+        tasks, order = estimate.tasks, estimate.order
+    elif announce is not None:
+        announce(plan)
+    done = engine.map(_timed_task, tasks, progress=block_progress, shared=shippable(model),
+                      on_result=estimate.record if estimate else None)
     blocks: list[BlockSums | None] = [None] * len(prior_blocks)
     row = None
-    if announce:
-        if plan.is_split:
-            plan, row = _timed_plan(plan, model, prior_blocks, shared, blocks, engine,
-                                    max_datasets)
-        announce(plan)
-    rest = [k for k, block in enumerate(blocks) if block is None]
-    for k, block in zip(rest, engine.map(support_block_sums, [prior_blocks[k] for k in rest],
-                                         progress=block_progress, shared=shared)):
-        blocks[k] = block
+    for k, (_, result) in zip(order, done):
+        if k is None:
+            row = result
+        else:
+            blocks[k] = result
     groups, first = merge_block_sums(blocks, list(model.finite_priors), len(slots))
     family_datasets = [d for family in model.interval_families.values()
                        for blocks_of_secret in family.blocks.values()
@@ -219,27 +226,39 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     return ModelAudit(tuple(audits), composition, note, budget)
 
 
-def _timed_plan(plan: AuditPlan, model: PufferfishModel, prior_blocks: list, shared,
-                blocks: list, engine: Engine, max_datasets: int) -> tuple[AuditPlan, list | None]:
-    """``plan`` with its time estimated from the first block of each prior and the first DP row
-    block, run as one map on ``engine`` (a barrier about one block long): ``blocks`` receives
-    those prior blocks' sums; returned with the row's."""
-    firsts: dict[str, int] = {}
-    for k, (name, *_) in enumerate(prior_blocks):
-        firsts.setdefault(name, k)
-    samples = engine.map(_timed_sample, [("prior", prior_blocks[k]) for k in firsts.values()]
-                         + [("row", (4 * engine.workers, max_datasets))], shared=shared)
-    counts = Counter(name for name, *_ in prior_blocks)
-    seconds = samples[-1][0] * plan.dp_blocks
-    for (name, k), (elapsed, sums) in zip(firsts.items(), samples):
-        blocks[k] = sums
-        seconds += elapsed * counts[name]
-    return replace(plan, seconds=seconds / engine.workers), samples[-1][1]
+class _TimeEstimate:
+    """The time of an audit estimated from its first tasks: the first block of each prior and the
+    first DP row block are put first in the prior blocks' map (``tasks``), and once all of them
+    have finished, ``announce`` receives the plan with ``seconds`` = their times multiplied by
+    the number of such blocks, over the workers.  No barrier: the other blocks run meanwhile.
+    ``order``: the prior block of each task (``None`` for the DP row block)."""
+
+    def __init__(self, plan: AuditPlan, tasks: list[tuple[str, tuple]], row: tuple,
+                 workers: int, announce: Callable[[AuditPlan], None]) -> None:
+        counts = Counter(block[0] for _, block in tasks)
+        firsts: dict[str, int] = {}
+        for k, (_, block) in enumerate(tasks):
+            firsts.setdefault(block[0], k)
+        leading = set(firsts.values())
+        self.order: list[int | None] = ([None, *firsts.values()]
+                                        + [k for k in range(len(tasks)) if k not in leading])
+        self.tasks = [("row", row) if k is None else tasks[k] for k in self.order]
+        # the task's index in self.tasks -> how many blocks of its kind there are
+        self.waiting = {0: plan.dp_blocks, **{k + 1: counts[name] for k, name in enumerate(firsts)}}
+        self.plan, self.workers, self.announce, self.seconds = plan, workers, announce, 0.0
+
+    def record(self, index: int, outcome: tuple[float, object]) -> None:
+        blocks = self.waiting.pop(index, None)
+        if blocks is not None:
+            self.seconds += outcome[0] * blocks
+            if not self.waiting:
+                self.announce(replace(self.plan, seconds=self.seconds / self.workers))
 
 
-def _timed_sample(model: PufferfishModel, kind: str, argument: tuple) -> tuple[float, object]:
-    """A task of the time estimate with its time in seconds: a prior block (``kind`` "prior",
-    ``argument`` its plan entry) or the first DP row block ("row", ``(tasks, max_block)``)."""
+def _timed_task(model: PufferfishModel, kind: str, argument: tuple) -> tuple[float, object]:
+    """A task of the audit's first map with its time in seconds: a prior block (``kind``
+    "prior", ``argument`` its plan entry) or the first DP row block ("row", ``(tasks,
+    max_block)``)."""
     started = time.perf_counter()
     if kind == "prior":
         result = support_block_sums(model, *argument)

@@ -30,14 +30,15 @@ class RecordingEngine(InProcessEngine):
     def __init__(self) -> None:
         self.calls: dict[str, list] = {}
 
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
+            on_result=None):
         record = self.calls.setdefault(function.__name__, [])
 
         def recorded(shared_value, *args):
             result = function(shared_value, *args)
             record.append((args, copy.deepcopy(result)))  # the driver releases its parts
             return result
-        return super().map(recorded, argument_tuples, progress, shared, in_flight)
+        return super().map(recorded, argument_tuples, progress, shared, in_flight, on_result)
 
 
 def distinct_table(universe: Universe) -> TableMechanism:

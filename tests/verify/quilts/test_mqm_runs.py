@@ -28,10 +28,11 @@ class RecordingEngine(Engine):
     def workers(self) -> int:
         return self._workers
 
-    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None):
+    def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
+            on_result=None):
         arguments = list(argument_tuples)
         self.tasks += arguments
-        return InProcessEngine().map(function, arguments, progress, shared, in_flight)
+        return InProcessEngine().map(function, arguments, progress, shared, in_flight, on_result)
 
 
 def family(kind: str, length: int) -> ChainFamily:
