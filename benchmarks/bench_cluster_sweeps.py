@@ -86,7 +86,7 @@ def mqm_details(family: ChainFamily, cluster) -> None:
     costs = chain_runs.node_costs(evaluator, T, eps, nodes)
     runs = chain_runs.cut_runs(nodes, costs, chain_runs.RUNS_PER_WORKER * cluster.workers)
     cost_of = dict(zip(nodes, costs))
-    print(f"\nMQM runs (first node, nodes, predicted cost): " + ", ".join(
+    print("\nMQM runs (first node, nodes, predicted cost): " + ", ".join(
         f"{run[0]}+{len(run)}:{sum(cost_of[i] for i in run):.0f}" for run in runs))
     leads = [None] + [run[-1] for run in runs[:-1]]
     tasks = [(T, eps, lead, run) for lead, run in zip(leads, runs)]
