@@ -60,6 +60,13 @@ from pufferfish.verify.quilts.scores import (SCORE_BITS, MQMResult, NodeChoice, 
                                              score_of_interval, sigma_of, worst_choice)
 
 
+def _worst_pair(total: np.ndarray, mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The largest of ``total`` over its trailing value-pair axes (``mask``'s shape), per
+    quilt of ``shape``: a NaN (∞ − ∞) counts as ∞, a pair outside ``mask`` is left out."""
+    total = np.where(np.isnan(total), np.inf, total)
+    return np.where(mask, total, -np.inf).reshape(*shape, -1).max(axis=-1)
+
+
 class _ExactEvaluator:
     """Influence of Lemma B.2 quilts from float tables, max over the family's members."""
 
@@ -95,27 +102,18 @@ class _ExactEvaluator:
         """e for quilts {X_{i−a}, X_{i+b}}, every a in ``as_`` and b in ``bs``: ``(len(as_), len(bs))``."""
         out = np.full((len(as_), len(bs)), -np.inf)
         for t in self.tables:
-            L = t.left_stack(i, as_)
-            F = t.right_stack(bs)
-            mask = t.pair_mask(i)
             with np.errstate(invalid="ignore"):
-                tot = L[:, None] + F[None, :]
-            tot = np.where(np.isnan(tot), np.inf, tot)
-            tot = np.where(mask[None, None], tot, -np.inf)
-            out = np.maximum(out, tot.reshape(len(as_), len(bs), -1).max(axis=2))
+                tot = t.left_stack(i, as_)[:, None] + t.right_stack(bs)[None, :]
+            out = np.maximum(out, _worst_pair(tot, t.pair_mask(i), (len(as_), len(bs))))
         return np.maximum(out, 0.0)
 
     def pairs(self, i: int, as_: np.ndarray, bs: np.ndarray) -> np.ndarray:
         """e for quilts {X_{i−a}, X_{i+b}}, ``(a, b)`` for ``a, b`` in ``zip(as_, bs)``."""
         out = np.zeros(len(as_))
         for t in self.tables:
-            L = t.left_stack(i, as_)
-            F = t.right_stack(bs)
             with np.errstate(invalid="ignore"):
-                tot = L + F
-            tot = np.where(np.isnan(tot), np.inf, tot)
-            tot = np.where(t.pair_mask(i)[None], tot, -np.inf)
-            out = np.maximum(out, tot.reshape(len(as_), -1).max(axis=1))
+                tot = t.left_stack(i, as_) + t.right_stack(bs)
+            out = np.maximum(out, _worst_pair(tot, t.pair_mask(i), (len(as_),)))
         return out
 
     def left_many(self, i: int, as_: np.ndarray) -> np.ndarray:
