@@ -138,27 +138,29 @@ class DaskEngine(Engine):
         run = next(_task_numbers)
         name = getattr(function, "__name__", "task")
 
-        def submit(k: int):
-            return self.client.submit(function, *first, *arguments[k], pure=False,
-                                      key=f"{name}-{os.getpid()}-{run}-{k}")
-
         # Each result is fetched as its task finishes and the task is then forgotten, so a
         # worker holds a result only until this process has it.
         total = len(arguments)
         results: list[Any] = [None] * total
-        index = {}
+        index_of = {}
         running = as_completed(with_results=True)
+
+        def submit(k: int) -> None:
+            future = self.client.submit(function, *first, *arguments[k], pure=False,
+                                        key=f"{name}-{os.getpid()}-{run}-{k}")
+            index_of[future] = k
+            running.add(future)
+
         submitted = min(total, in_flight or total)
         for k in range(submitted):
-            index[future := submit(k)] = k
-            running.add(future)
+            submit(k)
         for done, (future, result) in enumerate(running, start=1):
-            results[k := index.pop(future)] = result
+            k = index_of.pop(future)
+            results[k] = result
             if on_result:
                 on_result(k, result)
             if submitted < total:
-                index[following := submit(submitted)] = submitted
-                running.add(following)
+                submit(submitted)
                 submitted += 1
             if progress:
                 progress(done, total)
