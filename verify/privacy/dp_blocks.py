@@ -340,8 +340,9 @@ def _number_globally(parts: list[list[list]], m: int
     pairs = []
     for part, renumber in zip(parts, renumbers):
         codes, positions = part[m][3:]
-        own, other = np.divmod(codes, len(renumber))
-        pairs.append((renumber[own] * count + renumber[other], positions))
+        if count < MAX_KEYS:  # otherwise a global code would not fit; the pairs go unused
+            own, other = np.divmod(codes, len(renumber))
+            pairs.append((renumber[own] * count + renumber[other], positions))
         part[m] = None
     return count, firsts, blocks, pairs
 
