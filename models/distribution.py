@@ -4,6 +4,13 @@ A :class:`Distribution` maps hashable outcomes to positive :class:`Fraction` pro
 to exactly 1.  Outcomes of probability zero are not stored: ``prob`` returns 0 for them and they
 are not in the ``support``.  All operations (conditioning, push-forward, marginals, products,
 mixtures) are exact.
+
+Outcomes are held as canonical values (:func:`pufferfish.models.values.canonical_value`): ``True``
+and ``1`` are two outcomes, as they are two JSON values, and every lookup canonicalises its
+argument the same way.
+
+>>> Distribution([(True, "1/2"), (1, "1/2")]).support
+(true, 1)
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from itertools import product as cartesian
 
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import exact, fraction_str
+from pufferfish.models.values import canonical_value
 
 Outcome = Hashable
 
@@ -34,7 +42,8 @@ class Distribution(Mapping):
                  path: str = "") -> None:
         items = probabilities.items() if isinstance(probabilities, Mapping) else probabilities
         probs: dict[Outcome, Fraction] = {}
-        for outcome, value in items:
+        for raw_outcome, value in items:
+            outcome = canonical_value(raw_outcome, join_path(path, _key_text(raw_outcome)))
             p = exact(value, join_path(path, _key_text(outcome)))
             if p < 0:
                 raise ModelError(f"probability {fraction_str(p)} is negative",
@@ -49,7 +58,8 @@ class Distribution(Mapping):
 
     @classmethod
     def _trusted(cls, probs: dict[Outcome, Fraction]) -> "Distribution":
-        """Build from positive Fractions already known to sum to 1 (no validation)."""
+        """Build from positive Fractions already known to sum to 1, keyed by canonical values (no
+        validation: callers pass outcomes that are canonical by construction)."""
         dist = cls.__new__(cls)
         dist._probs = probs
         dist._hash = None
@@ -58,12 +68,12 @@ class Distribution(Mapping):
     @classmethod
     def point(cls, outcome: Outcome) -> "Distribution":
         """The distribution that puts all mass on ``outcome``."""
-        return cls._trusted({outcome: Fraction(1)})
+        return cls._trusted({canonical_value(outcome): Fraction(1)})
 
     @classmethod
     def uniform(cls, outcomes: Iterable[Outcome]) -> "Distribution":
         """The uniform distribution over the distinct ``outcomes`` (at least one)."""
-        distinct = list(dict.fromkeys(outcomes))
+        distinct = list(dict.fromkeys(canonical_value(o) for o in outcomes))
         if not distinct:
             raise ModelError("a uniform distribution needs at least one outcome")
         share = Fraction(1, len(distinct))
@@ -86,7 +96,13 @@ class Distribution(Mapping):
 
     # Mapping protocol: outcome -> probability, over the support only.
     def __getitem__(self, outcome: Outcome) -> Fraction:
-        return self._probs[outcome]
+        return self._probs[canonical_value(outcome)]
+
+    def __contains__(self, outcome: object) -> bool:
+        try:
+            return canonical_value(outcome) in self._probs
+        except ModelError:
+            return False
 
     def __iter__(self) -> Iterator[Outcome]:
         return iter(self._probs)
@@ -110,7 +126,7 @@ class Distribution(Mapping):
 
     def prob(self, outcome: Outcome) -> Fraction:
         """``Pr[outcome]``, zero outside the support."""
-        return self._probs.get(outcome, Fraction(0))
+        return self._probs.get(canonical_value(outcome), Fraction(0))
 
     @property
     def support(self) -> tuple[Outcome, ...]:
@@ -133,7 +149,7 @@ class Distribution(Mapping):
         """The distribution of ``function(X)`` for ``X`` drawn from this distribution."""
         probs: dict[Outcome, Fraction] = {}
         for outcome, p in self._probs.items():
-            image = function(outcome)
+            image = canonical_value(function(outcome))
             probs[image] = probs.get(image, Fraction(0)) + p
         return Distribution._trusted(probs)
 

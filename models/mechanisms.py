@@ -33,6 +33,7 @@ from pufferfish.models.distribution import Distribution, product_distribution
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import Dataset, Universe, size_text
+from pufferfish.models.values import canonical_value, json_value
 
 Output = Hashable
 
@@ -154,7 +155,7 @@ class Query:
         self.kind = kind
         self.attribute_names = tuple(names)
         self.positions = tuple(universe.index(a, path) for a in names)
-        self.value = value
+        self.value = canonical_value(value, path)
         if kind in ("sum", "parity"):
             for position in self.positions:
                 for v in universe.domains[position]:
@@ -183,7 +184,7 @@ class Query:
         if list(self.attribute_names) != list(universe_attributes):
             body["attributes"] = list(self.attribute_names)
         if self.kind == "count" and self.value != 1:
-            body["value"] = self.value
+            body["value"] = json_value(self.value)
         return {self.kind: body} if body else self.kind
 
 
@@ -407,14 +408,19 @@ class PostProcessed(Mechanism):
                  mapping: Mapping[Output, Distribution] | Callable[[Output], Distribution]) -> None:
         super().__init__(name)
         self.base = mechanism
+        if not callable(mapping):
+            mapping = _canonical_map(mapping, f"mechanisms.{name}.postprocess.map")
         self.mapping = mapping
 
     def apply(self, output: Output) -> Distribution:
-        """The distribution of ``A(output)``."""
+        """The distribution of ``A(output)`` (a function map receives the canonical output,
+        :mod:`pufferfish.models.values`, and may return a Distribution or a mapping of exact
+        probabilities)."""
         if callable(self.mapping):
-            return self.mapping(output)
+            return as_distribution(self.mapping(output),
+                                   f"mechanisms.{self.name}.postprocess (output {_jsonable(output)!r})")
         try:
-            return self.mapping[output]
+            return self.mapping[canonical_value(output)]
         except KeyError:
             raise ModelError(f"the post-processing map has no entry for output {_jsonable(output)!r}",
                              f"mechanisms.{self.name}.postprocess.map") from None
@@ -455,7 +461,8 @@ class FunctionMechanism(Mechanism):
         self.description = description
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        return self.function(dataset)
+        return as_distribution(self.function(dataset),
+                               f"mechanisms.{self.name} (dataset {list(dataset)})")
 
     def to_dict(self) -> dict:
         raise ModelError(f"mechanism {self.name!r} is a Python function; tabulate it over the "
@@ -467,13 +474,30 @@ def tabulate(mechanism: Mechanism, datasets: Sequence[Dataset], name: str | None
     return TableMechanism(name or mechanism.name, {d: mechanism.distribution(d) for d in datasets})
 
 
-def _jsonable(value: object) -> object:
-    """An output as JSON can hold it: tuples become lists, Fractions strings."""
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return fraction_str(value)
-    return value
+def as_distribution(value: object, path: str) -> Distribution:
+    """``value`` as a :class:`Distribution`: a Distribution as it is, a mapping of outputs to exact
+    probabilities (``{0: "1/4", 1: Fraction(3, 4)}``) validated at ``path``; anything else is
+    refused with what it is."""
+    if isinstance(value, Distribution):
+        return value
+    if isinstance(value, Mapping):
+        return Distribution(value, path)
+    raise ModelError(f"expected an output distribution (a Distribution or a mapping of outputs to "
+                     f"exact probabilities), got {type(value).__name__} {value!r:.80}", path)
 
 
-jsonable_output = _jsonable
+def _canonical_map(mapping: Mapping[Output, object], path: str) -> dict[Output, Distribution]:
+    """A post-processing map keyed by canonical outputs; two keys that are one output are
+    refused."""
+    canonical: dict[Output, Distribution] = {}
+    for output, image in mapping.items():
+        key = canonical_value(output, path)
+        if key in canonical:
+            raise ModelError(f"output {_jsonable(key)!r} is mapped twice", path)
+        canonical[key] = as_distribution(image, f"{path} (output {_jsonable(key)!r})")
+    return canonical
+
+
+_jsonable = json_value
+jsonable_output = json_value
+"""An output as JSON holds it (:func:`pufferfish.models.values.json_value`)."""

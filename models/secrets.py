@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.universe import Dataset, Universe, Value
+from pufferfish.models.values import canonical_value, json_value
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ class Secret:
         parsed = []
         for attribute, allowed in conditions.items():
             index = universe.index(attribute, join_path(path, attribute))
-            values = allowed if isinstance(allowed, list | tuple) else [allowed]
+            values = [canonical_value(v, join_path(path, attribute)) for v in
+                      (allowed if isinstance(allowed, list | tuple) else [allowed])]
             domain = universe.domains[index]
             for value in values:
                 if value not in domain:
@@ -60,7 +62,7 @@ class Secret:
     @classmethod
     def of_datasets(cls, name: str, datasets: Iterable[Dataset], description: str = "") -> "Secret":
         """The secret that holds exactly on the listed datasets."""
-        members = frozenset(tuple(d) for d in datasets)
+        members = frozenset(canonical_value(tuple(d)) for d in datasets)
         return cls(name, members=members, description=description or f"{len(members)} datasets")
 
     @classmethod
@@ -86,10 +88,11 @@ class Secret:
             where = {}
             for index, allowed in self.conditions:
                 values = sorted(allowed, key=repr)
-                where[universe.attributes[index]] = values[0] if len(values) == 1 else values
+                where[universe.attributes[index]] = json_value(values[0] if len(values) == 1
+                                                               else tuple(values))
             return {"where": where}
         if self.members is not None:
-            return {"datasets": [list(d) for d in sorted(self.members, key=repr)]}
+            return {"datasets": [json_value(d) for d in sorted(self.members, key=repr)]}
         return {"description": self.description}
 
 

@@ -21,6 +21,7 @@ from itertools import product as cartesian
 from math import prod
 
 from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.values import canonical_value
 
 Value = Hashable
 Dataset = tuple
@@ -55,6 +56,15 @@ class Universe:
         if len(self.domains) != len(self.attributes):
             raise ModelError(f"{len(self.domains)} domains for {len(self.attributes)} attributes",
                              "domain")
+        # Domain values and listed datasets compare as JSON values (true is not 1):
+        # models/values.py.
+        object.__setattr__(self, "domains", tuple(
+            tuple(canonical_value(v, f"domain.{name}") for v in domain)
+            for name, domain in zip(self.attributes, self.domains)))
+        if self.explicit is not None:
+            object.__setattr__(self, "explicit", tuple(
+                canonical_value(d, f"datasets.{k}") if isinstance(d, tuple) else d
+                for k, d in enumerate(self.explicit)))
         for name, domain in zip(self.attributes, self.domains):
             if not domain:
                 raise ModelError(f"attribute {name!r} has an empty domain", f"domain.{name}")
@@ -113,6 +123,10 @@ class Universe:
 
     def __contains__(self, dataset: object) -> bool:
         if not isinstance(dataset, tuple) or len(dataset) != self.width:
+            return False
+        try:
+            dataset = canonical_value(dataset)
+        except ModelError:
             return False
         if self.explicit is not None:
             return dataset in self._explicit_set

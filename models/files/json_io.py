@@ -33,6 +33,7 @@ pufferfish.models.errors.ModelError: cannot read file '/dev/zero': it is a chara
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import stat
@@ -47,9 +48,11 @@ import jsonschema
 
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import MAX_DIGITS, exact
+from pufferfish.models.values import json_value
 
 __all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "read_json_file", "parse_json_text", "check_schema",
-           "schema_validator", "schema_error", "reject_duplicate_keys", "write_json_atomically"]
+           "schema_validator", "schema_error", "reject_duplicate_keys", "json_text", "strict_json",
+           "write_json_atomically"]
 
 MAX_FILE_BYTES = 64 * 2**20
 """The largest file a reader accepts, in bytes (64 MiB; the largest example is under 20 KiB)."""
@@ -278,6 +281,30 @@ def _short(value: object) -> str:
 # Writing
 # --------------------------------------------------------------------------------------------
 
+def json_text(data: object) -> str:
+    """``data`` as the toolkit's JSON output text (indented, UTF-8 characters kept), valid for
+    every strict JSON parser: canonical values are written as JSON holds them
+    (:func:`pufferfish.models.values.json_value`: ``true``, never ``1``) and a non-finite float —
+    only ever a reading aid beside an exact field, such as ``epsilon_float`` beside
+    ``"epsilon": "inf"`` — as ``null`` (``Infinity`` is not JSON)."""
+    return json.dumps(strict_json(data), indent=2, ensure_ascii=False)
+
+
+def strict_json(data: object) -> object:
+    """``data`` with canonical values as JSON holds them and non-finite floats as ``None``
+    (what :func:`json_text` writes)."""
+    if isinstance(data, dict):
+        return {key: strict_json(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [strict_json(item) for item in data]
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, str | int) or data is None:
+        return data
+    converted = json_value(data)
+    return data if converted is data else strict_json(converted)
+
+
 def write_json_atomically(data: object, path: str | os.PathLike, option: str = "") -> None:
     """Write ``data`` as JSON to the regular file ``path`` without ever leaving a partial file.
 
@@ -311,7 +338,7 @@ def write_json_atomically(data: object, path: str | os.PathLike, option: str = "
             descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                                      dir=target.parent)
             with open(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2, ensure_ascii=False)
+                json.dump(strict_json(data), handle, indent=2, ensure_ascii=False)
                 handle.write("\n")
                 handle.flush()
                 os.fsync(handle.fileno())

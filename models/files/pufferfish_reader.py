@@ -34,6 +34,7 @@ from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalF
                                       markov_kernel)
 from pufferfish.models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
 from pufferfish.models.universe import Dataset, Universe, Value
+from pufferfish.models.values import canonical_value
 
 __all__ = ["ModelReader"]
 
@@ -121,7 +122,8 @@ class ModelReader:
     @staticmethod
     def _distinct(values: Sequence[Value], path: str) -> None:
         seen = set()
-        for k, value in enumerate(values):
+        for k, raw in enumerate(values):
+            value = canonical_value(raw, f"{path}.{k}")
             if value in seen:
                 raise ModelError(f"the value {value!r} is listed twice", f"{path}.{k}")
             seen.add(value)
@@ -129,7 +131,7 @@ class ModelReader:
     def _dataset(self, raw: Sequence, path: str) -> Dataset:
         """A JSON dataset, checked to be in the universe."""
         universe = self.universe
-        dataset = tuple(raw)
+        dataset = canonical_value(tuple(raw), path)
         if len(dataset) != universe.width:
             raise ModelError(f"a dataset must list {universe.width} values (one per attribute), "
                              f"this one has {len(dataset)}", path)
@@ -441,7 +443,7 @@ class ModelReader:
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mapping: dict = {}
             for k, (output, distribution) in enumerate(raw["map"]):
-                key = _output(output)
+                key = _output(output, f"{kpath}.map.{k}.0")
                 if key in mapping:
                     raise ModelError(f"output {output!r} is mapped twice", f"{kpath}.map.{k}.0")
                 mapping[key] = self._output_distribution(distribution, f"{kpath}.map.{k}.1")
@@ -476,7 +478,7 @@ class ModelReader:
     def _output_distribution(self, raw: Sequence, path: str) -> Distribution:
         probs: dict = {}
         for k, (output, p) in enumerate(raw):
-            key = _output(output)
+            key = _output(output, f"{path}.{k}.0")
             if key in probs:
                 raise ModelError(f"output {output!r} is listed twice", f"{path}.{k}.0")
             probs[key] = probability(p, f"{path}.{k}.1")
@@ -502,8 +504,7 @@ class ModelReader:
         return TableMechanism(name, rows)
 
 
-def _output(raw: object) -> object:
-    """A JSON output as the model holds it: lists become tuples, recursively."""
-    if isinstance(raw, list):
-        return tuple(_output(item) for item in raw)
-    return raw
+def _output(raw: object, path: str = "") -> object:
+    """A JSON output as the model holds it: its canonical value (lists become tuples, ``true``
+    is not ``1``; :mod:`pufferfish.models.values`)."""
+    return canonical_value(raw, path)

@@ -14,7 +14,7 @@ import argparse
 import time
 
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
-                                   parse_epsilon, positive_int, verdict)
+                                   parse_epsilon, positive_int, relation_status, verdict)
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                     execution_engine)
 from pufferfish.models.errors import ModelError
@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         blocks.close()
         progress.close()
     emit(args, result.to_dict(), result.explain(args.model))
-    return verdict(result.holds)
+    # With a budget, a vacuous level (no secret pair applies) is undecided: exit 3, never 0.
+    return verdict(result.holds) if budget is None else relation_status(result.holds)
 
 
 def run_symbolic(args: argparse.Namespace) -> int:

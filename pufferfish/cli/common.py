@@ -26,12 +26,12 @@ Conventions, enforced by ``tests/cli/test_conventions.py``:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import stat
 import sys
 from pathlib import Path
 
+from pufferfish.models.files.json_io import json_text
 from pufferfish.models.files.pufferfish_file import write_json_atomically
 from pufferfish.verify.report import set_progress_visible
 
@@ -276,7 +276,7 @@ def emit(args: argparse.Namespace, data: dict, text: str) -> None:
         write_json_atomically(document, args.output)
         wrote(args, args.output)
     if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document) + "\n")
     else:
         print(text)
     sys.stdout.flush()

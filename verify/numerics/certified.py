@@ -114,15 +114,27 @@ def budget_float(budget: Budget) -> float:
 
 @dataclass(frozen=True)
 class BudgetCheck:
-    """The verdict of ``log(ratio) <= ε``: ``relation`` is ``below``, ``tight`` or ``above``."""
+    """The verdict of ``log(ratio) <= ε``: ``relation`` is ``below``, ``tight`` or ``above``, or
+    ``vacuous`` when the level constrains nothing (no secret pair has positive probability under
+    any prior): a budget is then neither met nor violated, and ``holds`` is ``None``
+    (undecided, exit 3), never a proof."""
 
     budget: Budget
     ratio: Ratio
     relation: str
 
     @property
-    def holds(self) -> bool:
+    def holds(self) -> bool | None:
+        if self.relation == "vacuous":
+            return None
         return self.relation != "above"
+
+    @property
+    def verdict(self) -> str:
+        """``holds``, ``VIOLATED`` or ``UNDECIDED (vacuous)`` for reports."""
+        if self.holds is None:
+            return "UNDECIDED (vacuous)"
+        return "holds" if self.holds else "VIOLATED"
 
     def to_dict(self) -> dict:
         return {"budget": self.budget.text, "relation": self.relation, "holds": self.holds,

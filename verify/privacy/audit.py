@@ -35,7 +35,8 @@ from pufferfish.verify.privacy.dp import DPResult, dp_level
 from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked, first_row
 from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
-from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_from_joints
+from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult,
+                                                  pufferfish_from_joints)
 from pufferfish.verify.report import Explained, compact, table
 
 
@@ -67,10 +68,17 @@ class ModelAudit(Explained):
         """With a budget: every mechanism and the joint release meet it.  Without: ``None``."""
         if self.budget is None:
             return None
-        ok = all(m.pufferfish.holds for m in self.mechanisms)
+        verdicts = [m.pufferfish.holds for m in self.mechanisms]
         if self.composition is not None and self.composition.budget is not None:
-            ok = ok and self.composition.budget.holds
-        return ok
+            verdicts.append(self.composition.budget.holds)
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True  # None: a vacuous level decides nothing
+
+    @property
+    def verdict(self) -> str:
+        """``holds``, ``VIOLATED`` or ``UNDECIDED`` (some level is vacuous) under the budget."""
+        return {True: "holds", False: "VIOLATED", None: "UNDECIDED (a level is vacuous)"}[self.holds]
 
     def to_dict(self) -> dict:
         data = {"check": "audit", "mechanisms": [m.to_dict() for m in self.mechanisms],
@@ -86,7 +94,7 @@ class ModelAudit(Explained):
         """One line: each mechanism's Pufferfish level, and the verdict when a budget was given."""
         levels = ", ".join(f"{m.name} {m.pufferfish.epsilon}" for m in self.mechanisms)
         verdict = "" if self.budget is None else (
-            f"; budget {self.budget.text} {'holds' if self.holds else 'VIOLATED'}")
+            f"; budget {self.budget.text} {self.verdict}")
         return f"Pufferfish levels {levels}{verdict}"
 
     def explain(self, source: str = "the model") -> str:
@@ -95,17 +103,21 @@ class ModelAudit(Explained):
         for m in self.mechanisms:
             p = m.pufferfish
             approx = epsilon_float(p.level_ratio)
-            rows.append([m.name, compact(p.epsilon), "inf" if approx == math.inf else f"{approx:.4f}",
+            rows.append([m.name, "vacuous" if p.vacuous else compact(p.epsilon),
+                         "-" if p.vacuous else "inf" if approx == math.inf else f"{approx:.4f}",
                          ", ".join(f"{d.relation} {compact(d.epsilon)}" for d in m.dp),
                          "zero" if m.leakage.zero_leakage
                          else compact(fraction_str(m.leakage.worst_shift)),
-                         "-" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
+                         "-" if p.budget is None else
+                         "undecided" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
         lines = [f"Audit of {source}", "",
                  table(["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"],
                        rows), ""]
         for m in self.mechanisms:
             if m.pufferfish.witness is not None:
                 lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
+            if m.pufferfish.vacuous:
+                lines.append(f"  {m.name}: vacuous: {VACUOUS_TEXT}")
             for skipped in m.pufferfish.skipped[:3]:
                 lines.append(f"  {m.name}: skipped {skipped[0]} under {skipped[1]} ({skipped[2]})")
         if self.composition is not None:
@@ -113,8 +125,7 @@ class ModelAudit(Explained):
         elif self.composition_note:
             lines += ["", self.composition_note]
         if self.budget is not None:
-            lines += ["", f"budget ε = {self.budget.text}: "
-                          f"{'holds' if self.holds else 'VIOLATED'}"]
+            lines += ["", f"budget ε = {self.budget.text}: {self.verdict}"]
         return "\n".join(lines)
 
 

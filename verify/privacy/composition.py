@@ -19,7 +19,8 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
-from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_level, ratio_key
+from pufferfish.verify.privacy.pufferfish import (PufferfishResult, check_level, pufferfish_level,
+                                                  ratio_key)
 from pufferfish.verify.report import Explained
 
 
@@ -87,7 +88,7 @@ def composition_result(individual: tuple[PufferfishResult, ...], joint: Pufferfi
                        budget: Budget | None = None) -> CompositionResult:
     """The joint level beside the linear bound Σ ε_i of the ``individual`` levels (budget-free)."""
     bound = product_of_ratios([r.level_ratio for r in individual])
-    check = compare_ratio(joint.level_ratio, budget) if budget is not None else None
+    check = check_level(joint.level_ratio, budget, joint.vacuous) if budget is not None else None
     return CompositionResult(tuple(r.mechanism for r in individual), individual, joint, bound,
                              check)
 

@@ -52,10 +52,16 @@ class DirectionLevel(Explained):
     conditional_first: Distribution | None = None
     conditional_second: Distribution | None = None
 
+    @property
+    def has_output(self) -> bool:
+        """Whether an output attains the ratio (none when no output is possible under the first
+        secret); the output itself may be any value, JSON ``null`` included."""
+        return self.p_first is not None
+
     def to_dict(self) -> dict:
         data = {"pair": self.pair, "direction": [self.first, self.second], "prior": self.prior,
                 "max_ratio": fraction_str(self.max_ratio), "epsilon": epsilon_str(self.max_ratio)}
-        if self.output is not None:
+        if self.has_output:
             data.update({"output": jsonable_output(self.output),
                          "p_output_given_first": fraction_str(self.p_first),
                          "p_output_given_second": fraction_str(self.p_second)})
@@ -66,7 +72,7 @@ class DirectionLevel(Explained):
         return data
 
     def explain(self) -> str:
-        if self.output is None:
+        if not self.has_output:
             return (f"{self.first} vs {self.second} under {self.prior}: no output is possible under"
                     f" {self.first}")
         return (f"output {jsonable_output(self.output)!r}: Pr[ω|{self.first}, {self.prior}] = "
@@ -99,10 +105,16 @@ class PufferfishResult(Explained):
     def holds(self) -> bool | None:
         return None if self.budget is None else self.budget.holds
 
+    @property
+    def vacuous(self) -> bool:
+        """No ordered secret pair is constrained: under every prior one of its secrets has
+        probability 0 (Definition 5 then says nothing, and the level ``0`` proves nothing)."""
+        return not self.levels
+
     def to_dict(self) -> dict:
         data = {"check": "pufferfish", "mechanism": self.mechanism,
                 "max_ratio": fraction_str(self.level_ratio), "epsilon": self.epsilon,
-                "epsilon_float": epsilon_float(self.level_ratio),
+                "epsilon_float": epsilon_float(self.level_ratio), "vacuous": self.vacuous,
                 "witness": self.witness.to_dict() if self.witness else None,
                 "levels": [lv.to_dict() for lv in self.levels],
                 "skipped": [{"pair": p, "prior": q, "reason": r} for p, q, r in self.skipped]}
@@ -114,15 +126,30 @@ class PufferfishResult(Explained):
         return data
 
     def explain(self) -> str:
-        text = f"{self.mechanism}: Pufferfish level ε = {self.epsilon}"
-        if self.level_ratio not in (INFINITY,):
-            text += f" ≈ {epsilon_float(self.level_ratio):.6g}"
+        if self.vacuous:
+            text = (f"{self.mechanism}: Pufferfish level vacuous: {VACUOUS_TEXT} "
+                    f"({len(self.skipped)} ordered pairs skipped)")
+        else:
+            text = f"{self.mechanism}: Pufferfish level ε = {self.epsilon}"
+            if self.level_ratio not in (INFINITY,):
+                text += f" ≈ {epsilon_float(self.level_ratio):.6g}"
         if self.witness is not None:
             text += f"; worst case {self.witness.explain()}"
         if self.budget is not None:
-            text += (f"; budget {self.budget.budget.text}: "
-                     f"{'holds' if self.budget.holds else 'VIOLATED'} ({self.budget.relation})")
+            text += (f"; budget {self.budget.budget.text}: {self.budget.verdict}"
+                     f"{'' if self.vacuous else f' ({self.budget.relation})'}")
         return text
+
+
+VACUOUS_TEXT = ("no secret pair applies — every pair has a secret of probability 0 under every "
+                "prior, so nothing is constrained")
+"""How reports say that a Pufferfish level is vacuous."""
+
+
+def check_level(ratio: Ratio, budget: Budget, vacuous: bool) -> BudgetCheck:
+    """The budget verdict of a level: ``vacuous`` (undecided) when the level constrains
+    nothing, else the exact comparison of ``log(ratio)`` with the budget."""
+    return BudgetCheck(budget, ratio, "vacuous") if vacuous else compare_ratio(ratio, budget)
 
 
 def pufferfish_level(model: PufferfishModel, mechanism: Mechanism, budget: Budget | None = None,
@@ -165,7 +192,7 @@ def pufferfish_from_joints(model: PufferfishModel, mechanism_name: str,
     witness = max(levels, key=_level_key, default=None)
     max_ratio: Ratio = witness.max_ratio if witness is not None else Fraction(0)
     result_ratio = max(Fraction(1), max_ratio) if max_ratio != INFINITY else INFINITY
-    check = compare_ratio(result_ratio, budget) if budget is not None else None
+    check = check_level(result_ratio, budget, not levels) if budget is not None else None
     return PufferfishResult(mechanism_name, max_ratio, witness, tuple(levels), tuple(skipped), check)
 
 
