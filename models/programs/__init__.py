@@ -1,0 +1,28 @@
+"""Mechanisms written as Python programs with exact random choices.
+
+A privacy engineer writes the algorithm as its pseudo-code reads — draws, branches, loops,
+comparisons of noisy values — and the toolkit computes its exact output law per dataset
+(:func:`program_distribution`), which every analysis then reads like any other mechanism
+(:class:`~pufferfish.models.programs.mechanism.ProgramMechanism`).  The semantics, what is exact
+and what is refused are stated in :mod:`pufferfish.models.programs.enumerate`; docs/programs.md
+is the user's guide.
+
+>>> from pufferfish.models.programs import geometric, program_distribution
+>>> def above_threshold(data):
+...     noisy_threshold = 1 + geometric("1/2")
+...     return [data[i] + geometric("1/2") >= noisy_threshold for i in range(len(data))]
+>>> law = program_distribution(above_threshold, (0, 2))
+>>> law.prob([False, True])
+Fraction(...)
+"""
+
+from pufferfish.models.programs.enumerate import (DEFAULT_MAX_RUNS, DEFAULT_MAX_STEPS, Noisy,
+                                                  ProgramError, choice, coin,
+                                                  exponential_mechanism, geometric,
+                                                  one_sided_geometric, program_distribution,
+                                                  uniform)
+from pufferfish.models.programs.mechanism import ProgramMechanism, load_program
+
+__all__ = ["coin", "choice", "uniform", "exponential_mechanism", "geometric",
+           "one_sided_geometric", "Noisy", "ProgramError", "program_distribution",
+           "ProgramMechanism", "load_program", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS"]

@@ -1,0 +1,238 @@
+"""The noise of one program path: independent integer noise variables under comparisons.
+
+Along one path of a program, each noise draw is a variable ``x_i`` with an exact law (two-sided or
+one-sided geometric, :mod:`~pufferfish.models.programs.exp_poly`), and each comparison the path
+took is a constraint: ``x_i ∈ [low, high]`` (a noisy value against a constant) or
+``x_i − x_j ∈ [low, high]`` (two noisy values).  The path's probability is the mass of the set
+of noise vectors that satisfy all of them.
+
+When the comparisons between variables form a forest (every path of a Sparse Vector or
+report-noisy-max program does: each comparison joins a fresh draw to one earlier value), the
+mass is exact by summing out the variables leaf to root: the message from a child ``c`` to its
+parent ``v`` is ``m(x_v) = Σ_{x_c − x_v ∈ [low, high]} belief_c(x_c)``, a piecewise
+exponential polynomial in ``x_v``.  A comparison that would close a cycle is decided from the
+bounds when they decide it, and refused otherwise (:class:`CycleError`): the toolkit never
+approximates.
+
+Bounds are propagated along the constraints (on a forest, bound consistency is exact: every value
+inside a variable's propagated bounds extends to a solution, and the laws have full support), so
+a comparison outcome is explored only when it has positive probability, and a noisy value is
+concretised only over values it can take.
+
+Cost: propagation is ``O(rounds · edges)`` with rounds at most the number of variables; the mass
+is one product and one partial sum of piecewise exponential polynomials per edge.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pufferfish.models.programs.exp_poly import ExpPoly
+
+__all__ = ["NoiseConstraints", "CycleError"]
+
+Bound = int | None
+
+
+class CycleError(ValueError):
+    """A comparison would make the constraints between noise values cyclic."""
+
+
+def _max(a: Bound, b: Bound) -> Bound:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def _min(a: Bound, b: Bound) -> Bound:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _add(a: Bound, b: Bound) -> Bound:
+    return None if a is None or b is None else a + b
+
+
+class NoiseConstraints:
+    """The noise variables of one path and the constraints it took (module docstring).
+
+    >>> from fractions import Fraction
+    >>> noise = NoiseConstraints()
+    >>> rho = noise.add_variable(ExpPoly.two_sided_geometric(Fraction(1, 2)), None, None)
+    >>> nu = noise.add_variable(ExpPoly.two_sided_geometric(Fraction(1, 2)), None, None)
+    >>> noise.constrain_difference(nu, rho, 1, None)      # ν ≥ ρ + 1
+    >>> noise.probability()                                # Pr[ν − ρ ≥ 1]
+    Fraction(2, 5)
+    """
+
+    def __init__(self) -> None:
+        self.laws: list[ExpPoly] = []
+        self.lows: list[Bound] = []    # propagated: implied by the constraints taken
+        self.highs: list[Bound] = []
+        self.edges: dict[tuple[int, int], tuple[Bound, Bound]] = {}  # (u, v): x_u − x_v ∈ [l, h]
+        self._adjacent: list[list[tuple[int, Bound, Bound]]] = []    # x_other − x_self ∈ [l, h]
+        self._component: list[int] = []
+
+    def add_variable(self, law: ExpPoly, low: Bound, high: Bound) -> int:
+        """A fresh independent variable with ``law`` and support bounds; returns its index."""
+        self.laws.append(law)
+        self.lows.append(low)
+        self.highs.append(high)
+        self._adjacent.append([])
+        self._component.append(len(self._component))
+        return len(self.laws) - 1
+
+    # --- bounds ---------------------------------------------------------------------------
+
+    _MAX_PROPAGATION_STEPS = 10_000
+
+    def bounds(self, extra: tuple | None = None) -> tuple[list[Bound], list[Bound]] | None:
+        """The propagated bounds of every variable, with the optional ``extra`` constraint
+        (``("unary", i, low, high)`` or ``("difference", u, v, low, high)``); ``None`` when the
+        constraints are proved infeasible.  Exact on a forest; with an ``extra`` edge that closes
+        a cycle it is a relaxation (``None`` still proves infeasibility)."""
+        lows, highs = list(self.lows), list(self.highs)
+        if extra is None:
+            return lows, highs
+        added: dict[int, list[tuple[int, Bound, Bound]]] = {}
+        if extra[0] == "unary":
+            _, i, low, high = extra
+            lows[i], highs[i] = _max(lows[i], low), _min(highs[i], high)
+            start = [i]
+        else:
+            _, u, v, low, high = extra  # x_u − x_v ∈ [low, high]
+            added = {v: [(u, low, high)],
+                     u: [(v, None if high is None else -high, None if low is None else -low)]}
+            start = [u, v]
+        return (lows, highs) if self._propagate(lows, highs, start, added) else None
+
+    def _propagate(self, lows: list[Bound], highs: list[Bound], start: list[int],
+                   added: dict[int, list[tuple[int, Bound, Bound]]]) -> bool:
+        """Tighten ``lows``/``highs`` in place from the nodes in ``start`` along the constraints
+        (and the ``added`` ones); ``False`` when some variable is left with no value."""
+        work = list(start)
+        steps = 0
+        while work:
+            node = work.pop()
+            low, high = lows[node], highs[node]
+            if low is not None and high is not None and low > high:
+                return False
+            steps += 1
+            if steps > self._MAX_PROPAGATION_STEPS:  # a cycle that tightens slowly: stop here
+                return True
+            for other, d_low, d_high in (*self._adjacent[node], *added.get(node, ())):
+                new_low = _max(lows[other], _add(low, d_low))
+                new_high = _min(highs[other], _add(high, d_high))
+                if new_low != lows[other] or new_high != highs[other]:
+                    lows[other], highs[other] = new_low, new_high
+                    if new_low is not None and new_high is not None and new_low > new_high:
+                        return False
+                    work.append(other)
+        return True
+
+    def connected(self, u: int, v: int) -> bool:
+        """Whether a chain of comparisons already links ``u`` and ``v``."""
+        return self._root(u) == self._root(v)
+
+    def _root(self, i: int) -> int:
+        while self._component[i] != i:
+            self._component[i] = self._component[self._component[i]]
+            i = self._component[i]
+        return i
+
+    # --- constraints ----------------------------------------------------------------------
+
+    def constrain_value(self, i: int, low: Bound, high: Bound) -> None:
+        """``x_i ∈ [low, high]``."""
+        self.lows[i], self.highs[i] = _max(self.lows[i], low), _min(self.highs[i], high)
+        self._propagate(self.lows, self.highs, [i], {})
+
+    def constrain_difference(self, u: int, v: int, low: Bound, high: Bound) -> None:
+        """``x_u − x_v ∈ [low, high]`` (``u ≠ v``); raises :class:`CycleError` when ``u`` and
+        ``v`` are already linked by other comparisons."""
+        key = (min(u, v), max(u, v))
+        if key not in self.edges and self.connected(u, v):
+            raise CycleError("the comparisons between noise values would form a cycle")
+        if u > v:  # orient as x_key0 − x_key1
+            u, v, low, high = v, u, (None if high is None else -high), (None if low is None else -low)
+        old_low, old_high = self.edges.get(key, (None, None))
+        low, high = _max(old_low, low), _min(old_high, high)
+        self.edges[key] = (low, high)
+        self._adjacent[v] = [e for e in self._adjacent[v] if e[0] != u] + [(u, low, high)]
+        self._adjacent[u] = [e for e in self._adjacent[u] if e[0] != v] + [
+            (v, None if high is None else -high, None if low is None else -low)]
+        self._component[self._root(u)] = self._root(v)
+        self._propagate(self.lows, self.highs, [u, v], {})
+
+    # --- the mass -------------------------------------------------------------------------
+
+    def probability(self) -> Fraction:
+        """The exact mass of the noise vectors satisfying every constraint (a product over the
+        forest's trees, each summed out leaf to root)."""
+        return self._mass(None)[0]
+
+    def marginal(self, variable: int) -> ExpPoly:
+        """``x ↦ Pr[every constraint holds and x_variable = x]``: the tree of ``variable`` summed
+        out towards it, times the mass of the other trees."""
+        mass, belief = self._mass(variable)
+        return belief.times(ExpPoly.constant(mass)) if mass != 1 else belief
+
+    def _mass(self, keep: int | None) -> tuple[Fraction, ExpPoly | None]:
+        """The mass of every tree but the one of ``keep``, and the belief of ``keep`` (the
+        message-passing sum with ``keep`` as root)."""
+        neighbours: dict[int, list[tuple[int, Bound, Bound]]] = {}
+        for (u, v), (low, high) in self.edges.items():
+            # from the parent's side: x_child − x_parent ∈ [low, high]
+            neighbours.setdefault(v, []).append((u, low, high))
+            neighbours.setdefault(u, []).append(
+                (v, None if high is None else -high, None if low is None else -low))
+        total = Fraction(1)
+        seen: set[int] = set()
+        kept = None
+        if keep is not None:
+            kept = _BELIEFS[self._belief(keep, None, neighbours, seen)]
+        for root in range(len(self.laws)):
+            if root in seen:
+                continue
+            if root not in neighbours and self.lows[root] is None and self.highs[root] is None:
+                seen.add(root)
+                continue  # an unconstrained draw has mass 1
+            key = self._belief(root, None, neighbours, seen)
+            mass = _TOTALS.get(key)
+            if mass is None:
+                mass = _TOTALS[key] = _BELIEFS[key].total()
+            total *= mass
+            if not total:
+                break
+        return total, kept
+
+    def _belief(self, node: int, parent: int | None,
+                neighbours: dict[int, list[tuple[int, Bound, Bound]]], seen: set[int]) -> tuple:
+        """The key of ``node``'s belief (its law on its bounds times the messages of its
+        children), computed into the memo :data:`_BELIEFS` unless it is there already: paths of
+        one program, and datasets that differ only where a subtree does not look, share
+        subtrees."""
+        seen.add(node)
+        messages = []
+        for child, low, high in neighbours.get(node, ()):
+            if child == parent:
+                continue
+            messages.append((self._belief(child, node, neighbours, seen), low, high))
+        messages.sort(key=hash)
+        key = (self.laws[node], self.lows[node], self.highs[node], tuple(messages))
+        if key not in _BELIEFS:
+            if len(_BELIEFS) > _MEMO_LIMIT:
+                _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
+            belief = self.laws[node].restrict(self.lows[node], self.highs[node])
+            for message_key in messages:
+                message = _MESSAGES.get(message_key)
+                if message is None:
+                    child_key, low, high = message_key
+                    message = _MESSAGES[message_key] = _BELIEFS[child_key].window_sum(low, high)
+                belief = belief.times(message)
+            _BELIEFS[key] = belief
+        return key
+
+
+_MEMO_LIMIT = 200_000
+_BELIEFS: dict[tuple, ExpPoly] = {}
+"""Beliefs by the structure of their subtree (laws by identity: one object per α)."""
+_MESSAGES: dict[tuple, ExpPoly] = {}
+_TOTALS: dict[tuple, Fraction] = {}
