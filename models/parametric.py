@@ -282,7 +282,7 @@ def load_model_at(path: str | os.PathLike, assignments: list[str] | None, *,
     data, values = _read_at(path, assignments)
     if values:
         return parse_parametric_model(data).instantiate(values, max_datasets=max_datasets)
-    return parse_model(data, max_datasets=max_datasets)
+    return parse_model(data, max_datasets=max_datasets, base=os.path.dirname(os.fspath(path)))
 
 
 def model_data_at(path: str | os.PathLike, assignments: list[str] | None, *,

@@ -98,15 +98,20 @@ def load_model(path: str | os.PathLike, *, max_datasets: int = DEFAULT_MAX_DATAS
     of more than ``max_datasets`` datasets with :class:`TooLargeError`.
     """
     data = read_json_file(path, "model file")
-    return parse_model(data, max_datasets=max_datasets)
+    return parse_model(data, max_datasets=max_datasets, base=Path(path).parent)
 
 
-def parse_model(data: object, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
-    """Build a :class:`PufferfishModel` from a decoded model file (``dict``), validating it all."""
+def parse_model(data: object, *, max_datasets: int = DEFAULT_MAX_DATASETS,
+                base: str | os.PathLike | None = None) -> PufferfishModel:
+    """Build a :class:`PufferfishModel` from a decoded model file (``dict``), validating it all.
+
+    ``base`` is the folder that program files (``{"program": {"file": ...}}``) are named
+    relative to: the model file's folder when it is read from a file, else the current folder.
+    """
     _check_version(data)
     _check_schema(data)
     _refuse_parameters(data)
-    return ModelReader(data, max_datasets).model()  # type: ignore[arg-type]
+    return ModelReader(data, max_datasets, base).model()  # type: ignore[arg-type]
 
 
 def schema() -> dict:

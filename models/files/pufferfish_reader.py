@@ -19,6 +19,7 @@ pufferfish.models.errors.ModelError: secrets.b.where.x: value 7 is not in the do
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
@@ -29,6 +30,7 @@ from pufferfish.models.mechanisms import (Composition, GeometricNoise, Mechanism
                                           TableMechanism)
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import probability
+from pufferfish.models.programs.mechanism import ProgramMechanism, load_program
 from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
                                       Prior, TablePrior, UniformPrior, check_prior_in_universe,
                                       markov_kernel)
@@ -39,7 +41,7 @@ from pufferfish.models.values import canonical_value
 __all__ = ["ModelReader"]
 
 _PRIOR_KINDS = ("table", "independent", "markov", "uniform", "interval")
-_MECHANISM_KINDS = ("table", "query", "per_entry", "compose", "repeat", "postprocess")
+_MECHANISM_KINDS = ("table", "query", "per_entry", "compose", "repeat", "postprocess", "program")
 
 
 def _one_kind(body: Mapping, kinds: Sequence[str], what: str, path: str) -> str:
@@ -64,9 +66,10 @@ def _names(names: Sequence[str]) -> str:
 class ModelReader:
     """Builds the model from schema-valid data, checking its meaning section by section."""
 
-    def __init__(self, data: dict, max_datasets: int) -> None:
+    def __init__(self, data: dict, max_datasets: int, base: str | os.PathLike | None = None) -> None:
         self.data = data
         self.limit = max_datasets
+        self.base = base
         self._key_maps: dict[tuple, dict[str, list]] = {}
         self._secret_sets: dict[str, frozenset] = {}
 
@@ -439,6 +442,10 @@ class ModelReader:
         elif kind == "repeat":
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mechanism = Repeated(name, base, raw["times"])
+        elif kind == "program":  # runs the named file's code (docs/programs.md)
+            program = load_program(raw["file"], raw["function"], self.base, kpath)
+            source = (os.path.realpath(os.path.join(self.base or ".", raw["file"])), raw["function"])
+            mechanism = ProgramMechanism(name, program, raw.get("arguments", {}), source=source)
         else:
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mapping: dict = {}

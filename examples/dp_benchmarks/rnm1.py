@@ -1,0 +1,14 @@
+"""Report noisy max (Dwork and Roth, The Algorithmic Foundations of Differential Privacy, §3.3):
+the index of the largest noisy answer, two-sided geometric noise.
+Ties go to the lowest index; Laplace(b) noise is geometric noise of alpha = e^(-1/b)."""
+
+from pufferfish.models.programs import geometric
+
+
+def rnm1(queries, alpha):
+    best_index, best = None, None
+    for i, q in enumerate(queries):
+        value = q + geometric(alpha)
+        if best is None or value > best:
+            best_index, best = i, value
+    return best_index
