@@ -343,6 +343,9 @@ def audited_relations(model: PufferfishModel, neighbours: Sequence[object] | Non
     """
     if neighbours is not None:
         relations = [parse_neighbours(spec, model.universe, "neighbours") for spec in neighbours]
+        if not relations:
+            raise ModelError("no neighbour relation given: there would be no DP level to check; "
+                             "name at least one, or leave the default", "neighbours")
     elif model.neighbours is not None:
         relations = [model.neighbours]
     else:

@@ -128,3 +128,8 @@ def test_too_many_pairs_are_refused_before_any_block_runs():
         audit_model(model, neighbours=["linf:1"], max_pairs=315,
                     block_progress=lambda done, total: finished.append(done))
     assert finished == []
+
+
+def test_an_empty_list_of_relations_is_refused():
+    with pytest.raises(ModelError, match="no neighbour relation given"):
+        audit_model(parse_model(answers_model()), neighbours=[], dp_budget=parse_budget("1"))
