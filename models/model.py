@@ -2,7 +2,8 @@
 
 This is the in-memory form of a model file (DESIGN.md, "Model files"), the instantiation of
 Definition 5 of ``000_65109fe28ca61d17.txt`` §2.2: a set Θ of priors, a set 𝕊 of secret pairs, and
-the mechanisms to audit.
+the mechanisms to audit; optionally the neighbour relation their DP levels are taken under
+(Definitions 1–3, §2.1; :mod:`pufferfish.models.neighbours`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import Mechanism
+from pufferfish.models.neighbours import NeighbourRelation
 from pufferfish.models.priors import IntervalFamily, Prior, PriorLike
 from pufferfish.models.secrets import Secret, SecretPair
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
@@ -18,7 +20,12 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
 
 @dataclass
 class PufferfishModel:
-    """A complete finite Pufferfish instantiation plus the mechanisms under audit."""
+    """A complete finite Pufferfish instantiation plus the mechanisms under audit.
+
+    ``neighbours``: the neighbour relation the model's DP levels are taken under (``None``: the
+    audit's default, per-entry and, with multi-attribute records, per-record), checked against
+    the universe.
+    """
 
     universe: Universe
     priors: dict[str, PriorLike]
@@ -26,6 +33,7 @@ class PufferfishModel:
     pairs: list[SecretPair]
     mechanisms: dict[str, Mechanism] = field(default_factory=dict)
     description: str = ""
+    neighbours: NeighbourRelation | None = None
 
     def __post_init__(self) -> None:
         if not self.priors:
@@ -35,6 +43,8 @@ class PufferfishModel:
         for name, family in self.priors.items():
             if isinstance(family, IntervalFamily):
                 self._check_interval_family(name, family)
+        if self.neighbours is not None:
+            self.neighbours.check(self.universe, "neighbours")
 
     def _check_interval_family(self, name: str, family: IntervalFamily) -> None:
         """Blocks hold only datasets of their secret, cover them all, and the secrets are disjoint.

@@ -29,6 +29,7 @@ from pathlib import Path
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes",
@@ -84,20 +85,36 @@ def _mechanism(model: PufferfishModel, mechanism: str | Mechanism) -> Mechanism:
 
 
 def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int | None = None,
-          max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
+          mechanisms: Sequence[str] | None = None, neighbours: Sequence | None = None,
+          epsilon_dp: BudgetSource | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
+          max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS,
           engine=None):
     """Pufferfish, DP and leakage levels of every mechanism and of their joint release
     (``pufferfish audit``; :func:`pufferfish.verify.privacy.audit.audit_model`).
 
-    With ``epsilon``, ``result.holds`` says whether every mechanism and the joint release meet
-    it; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
+    ``mechanisms`` (``audit --mechanism``): audit only these, and their joint release when there
+    are two or more.  ``neighbours`` (``audit --neighbours``): the relations of the DP levels
+    (Definitions 1–3 of ``000_65109fe28ca61d17.txt`` §2.1 with these neighbours; the forms of
+    :mod:`pufferfish.models.neighbours`: ``"entry"``, ``"record"``, ``"group:K"``, ``"linf:K"``,
+    ``"l1:K"``, ``"add_remove:VALUE"``, ``{"pairs": [[D, D'], ...]}``); default the model's
+    ``neighbours``, else per entry (and per record).  With ``epsilon`` and/or ``epsilon_dp``
+    (``audit --epsilon-dp``, every DP level), ``result.holds`` says whether every budget given is
+    met; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
     ``with pufferfish.verify.execution.engine_from(workers=2) as engine: audit(..., engine=engine)``.
+
+    >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
+    ...                epsilon_dp="log(8)")
+    >>> [(d.relation, d.epsilon) for d in result.mechanisms[0].dp], result.holds
+    ([('linf:1', 'log(8)')], True)
+    >>> result.composition is None                          # one mechanism: no joint release
+    True
     """
     from pufferfish.verify.privacy.audit import audit_model
 
     model = load(model, max_datasets=max_datasets)
     return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs,
-                       engine=engine)
+                       engine=engine, mechanisms=mechanisms, neighbours=neighbours,
+                       dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs)
 
 
 def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
@@ -116,20 +133,31 @@ def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
                  max_outputs)
 
 
-def dp_level(model: ModelSource, mechanism: str | Mechanism, relation: str = "entry",
+def dp_level(model: ModelSource, mechanism: str | Mechanism, relation=None,
              epsilon: BudgetSource | None = None, *, max_datasets: int = DEFAULT_MAX_DATASETS,
-             max_outputs: int = DEFAULT_MAX_OUTPUTS):
+             max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS):
     """The exact DP level of one mechanism over the model's universe for a neighbour relation
-    (``"entry"``, ``"record"`` or ``"group:K"``; ``000_65109fe28ca61d17.txt`` Definitions 1–3).
+    (``000_65109fe28ca61d17.txt`` §2.1, Definitions 1–3: ``max Pr[M(D) = ω] / Pr[M(D') = ω]``
+    over neighbouring ``D, D'`` and outputs ω), with the worst pair and output.  ``relation``: a
+    form of :func:`~pufferfish.models.neighbours.parse_neighbours` — ``"entry"``, ``"record"``,
+    ``"group:K"``, ``"linf:K"`` or ``"l1:K"`` (vectors of numeric query answers),
+    ``"add_remove:VALUE"`` (``VALUE`` marks an absent record), ``"pairs:FILE"`` or
+    ``{"pairs": [[D, D'], ...]}`` — default the model's ``neighbours``, else ``"entry"``.
+    Relations other than entry, record and group are refused above ``max_pairs`` ordered pairs.
 
     >>> dp_level("quickstart.json", "rr").epsilon
     'log(3)'
+    >>> result = dp_level("quickstart.json", "rr", {"pairs": [[[0, 0, 0], [1, 1, 0]]]})
+    >>> result.epsilon, result.dataset, result.neighbour, result.pairs_checked
+    ('log(9)', (0, 0, 0), (1, 1, 0), 2)
     """
     from pufferfish.verify.privacy.dp import dp_level as level
 
     model = load(model, max_datasets=max_datasets)
+    if relation is None:
+        relation = model.neighbours or "entry"
     return level(model.universe, _mechanism(model, mechanism), relation,
-                 _optional_budget(epsilon), max_datasets, max_outputs)
+                 _optional_budget(epsilon), max_datasets, max_outputs, max_pairs)
 
 
 def leakage(model: ModelSource, mechanism: str | Mechanism, *,

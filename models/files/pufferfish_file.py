@@ -38,6 +38,11 @@ A model file is JSON, versioned, with exact numbers written as integers or strin
                       ``{"postprocess": {"mechanism": name, "map": [[output, [[output2, p], ...]], ...]}}``.
                       Mechanisms may refer to each other in any order (no cycles).  Lists in
                       outputs stand for tuples.
+``neighbours``        optional: the neighbour relation of the DP levels (default per-entry, and
+                      per-record with multi-attribute records): ``"entry"``, ``"record"``,
+                      ``"group:K"``, ``"linf:K"``, ``"l1:K"`` (vectors of numeric query answers),
+                      ``{"pairs": [[dataset, dataset], ...]}`` or ``{"add_remove": {"absent": v}}``
+                      (:mod:`pufferfish.models.neighbours`).
 
 The file is decoded by :func:`pufferfish.models.files.json_io.read_json_file`, the JSON layer
 shared with the toolkit's other file kinds (at most 64 MiB, nesting at most 100 levels, integers
@@ -172,6 +177,8 @@ def model_to_dict(model: PufferfishModel, *, max_datasets: int = DEFAULT_MAX_DAT
         if structural:
             pending.extend(mechanism.parts())
     out["mechanisms"] = mechanisms
+    if model.neighbours is not None:
+        out["neighbours"] = model.neighbours.to_json()
     return out
 
 

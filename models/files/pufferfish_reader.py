@@ -29,6 +29,7 @@ from pufferfish.models.mechanisms import (Composition, GeometricNoise, Mechanism
                                           QueryMechanism, RandomizedResponse, Repeated,
                                           TableMechanism)
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.neighbours import NeighbourRelation, parse_file_neighbours
 from pufferfish.models.numbers import probability
 from pufferfish.models.programs.mechanism import ProgramMechanism, load_program
 from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior,
@@ -80,7 +81,7 @@ class ModelReader:
         pairs = self._pairs()
         mechanisms = self._mechanisms()
         model = PufferfishModel(self.universe, priors, self.secrets, pairs, mechanisms,
-                                self.data.get("description", ""))
+                                self.data.get("description", ""), self._neighbours())
         model.check_secrets_match(self.limit)
         return model
 
@@ -245,6 +246,14 @@ class ModelReader:
             raise ModelError("the model needs at least one secret pair: list some under 'pairs' "
                              "or set \"entry_pairs\": true", "pairs")
         return pairs
+
+    # --- neighbours -------------------------------------------------------------------------
+
+    def _neighbours(self) -> NeighbourRelation | None:
+        """The optional neighbour relation of the DP levels, checked against the universe."""
+        if "neighbours" not in self.data:
+            return None
+        return parse_file_neighbours(self.data["neighbours"], self.universe, "neighbours")
 
     # --- priors -----------------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
-"""``pufferfish audit MODEL [--epsilon E] [--group K] [--symbolic] [--set NAME=VALUE]``: the
-Pufferfish, DP and leakage levels of every mechanism of a model and of their joint release
+"""``pufferfish audit MODEL [--epsilon E] [--epsilon-dp E] [--neighbours RELATION]
+[--mechanism NAME] [--group K] [--symbolic] [--set NAME=VALUE]``: the Pufferfish, DP and leakage
+levels of every mechanism of a model (or of the ``--mechanism`` named) and of their joint release
 (``000_65109fe28ca61d17.txt`` §3–4; see :func:`pufferfish.verify.privacy.audit.audit_model`).
-Exit 1 when ``--epsilon`` is exceeded.
+DP levels are taken under the ``--neighbours`` relations (:mod:`pufferfish.models.neighbours`),
+else the model's ``neighbours``, else per entry.  Exit 1 when ``--epsilon`` or ``--epsilon-dp``
+is exceeded.
 
 A parametric model (``"parameters"``, :mod:`pufferfish.models.parametric`) is audited at a point
 with ``--set p=3/4`` (every parameter), or in closed form with ``--symbolic``
@@ -18,6 +21,7 @@ from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                     execution_engine)
 from pufferfish.models.errors import ModelError
+from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 from pufferfish.verify.report import Progress
 
 
@@ -27,6 +31,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("model", help="model file (JSON)")
     parser.add_argument("--epsilon", help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
+    parser.add_argument("--epsilon-dp", help=epsilon_help(
+        "DP budget to check: exit 1 if a mechanism's DP level under an audited neighbour "
+        "relation exceeds it"))
+    parser.add_argument("--neighbours", action="append", metavar="RELATION",
+                        help=f"take DP levels under this neighbour relation (repeatable; default: "
+                             f"the model's \"neighbours\", else entry and, with multi-attribute "
+                             f"records, record): {RELATION_FORMS}")
+    parser.add_argument("--mechanism", action="append", metavar="NAME",
+                        help="audit only this mechanism (repeatable); the joint release is "
+                             "audited when two or more are named (default: every mechanism)")
     parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
     add_parameter_options(parser)
     parser.add_argument("--symbolic", action="store_true",
@@ -34,9 +48,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "free parameter) expression in the parameters")
     add_common_options(parser, outputs=True, datasets=(
         "the most datasets one task holds: a block of a prior, or a block or column slice of "
-        "the universe (the whole universe for explicit universes, records and --group); the "
+        "the universe (the whole universe for explicit universes, records, --group and the "
+        "--neighbours relations linf, l1 and add_remove); the "
         "universe's size is not limited: its memory and time are estimated first, and it is "
         "refused only beyond this machine's memory"))
+    parser.add_argument("--max-pairs", type=positive_int, default=DEFAULT_MAX_PAIRS,
+                        help=f"refuse a neighbour relation other than entry, record and group "
+                             f"with more ordered pairs of datasets to compare "
+                             f"(default {DEFAULT_MAX_PAIRS:,})")
     add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
@@ -45,15 +64,21 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     if args.symbolic:
         return run_symbolic(args)
+    from pufferfish.models.neighbours import parse_neighbours
     from pufferfish.models.parametric import load_model_at
-    from pufferfish.verify.privacy.audit import audit_model
+    from pufferfish.verify.privacy.audit import audit_model, selected_mechanisms
 
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
+    dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
+                 else None)
     model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
+    chosen = selected_mechanisms(model, args.mechanism, "--mechanism")
+    relations = (None if args.neighbours is None else
+                 [parse_neighbours(text, model.universe, "--neighbours") for text in args.neighbours])
     blocks = Progress(100, "prior blocks")
-    progress = Progress(len(model.mechanisms) + 1, "auditing")
+    progress = Progress(len(chosen) + 1, "auditing")
 
     started = time.perf_counter()
 
@@ -68,13 +93,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         with execution_engine(args) as engine:
             result = audit_model(model, budget, args.group, args.max_datasets, args.max_outputs,
-                                 progress.step, engine, block_done, announce)
+                                 progress.step, engine, block_done, announce,
+                                 mechanisms=chosen if args.mechanism else None,
+                                 neighbours=relations,
+                                 dp_budget=dp_budget, max_pairs=args.max_pairs)
     finally:
         blocks.close()
         progress.close()
     emit(args, result.to_dict(), result.explain(args.model))
     # With a budget, a vacuous level (no secret pair applies) is undecided: exit 3, never 0.
-    return verdict(result.holds) if budget is None else relation_status(result.holds)
+    return (verdict(result.holds) if budget is None and dp_budget is None
+            else relation_status(result.holds))
 
 
 def run_symbolic(args: argparse.Namespace) -> int:
@@ -88,7 +117,15 @@ def run_symbolic(args: argparse.Namespace) -> int:
         raise UsageError("--symbolic computes closed-form levels; for the parameter values "
                          "where a budget holds use `pufferfish region MODEL --epsilon E`, and "
                          "for group DP audit at a point with --set")
+    if args.epsilon_dp is not None or args.neighbours or args.mechanism:
+        raise UsageError("--symbolic computes every mechanism's closed-form per-entry DP level; "
+                         "--epsilon-dp, --neighbours and --mechanism apply to the exact audit at "
+                         "a point (--set)")
     model = load_free_parameters(args.model, args.assignments)
+    if model.data.get("neighbours", "entry") != "entry":
+        raise UsageError("--symbolic computes per-entry DP levels, but the model declares the "
+                         f"neighbour relation {model.data['neighbours']!r}; audit it at a point "
+                         "with --set")
     if not model.data.get("mechanisms"):
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     progress = Progress(len(model.data["mechanisms"]) + 1, "closed forms")

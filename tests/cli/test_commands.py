@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from pufferfish.cli.main import main
 from pufferfish.examples import example_path
 
 EXAMPLES = example_path("quickstart.json").parent
@@ -228,6 +229,125 @@ def test_postprocess_construction_goes_to_out(cli, tmp_path):
     written = tmp_path / "o" / "construction.json"
     assert str(written) in err
     assert set(load_model(written).mechanisms) == {"M_hat", "A_of_M_hat"}
+
+
+# --- audit: neighbour relations, chosen mechanisms, DP budgets (000_65109fe28ca61d17.txt §2.1) ------
+
+ANSWERS = {"pufferfish_model": 1, "attributes": ["q1", "q2", "q3"], "domain": [0, 1, 2],
+           "datasets": "all", "priors": {"uniform": {"uniform": True}}, "entry_pairs": True,
+           "mechanisms": {
+               "sum": {"query": "sum", "noise": {"geometric": {"alpha": "1/2", "min": 0, "max": 6}}},
+               "rr": {"per_entry": {"randomized_response": {"keep": "1/2"}}}}}
+"""Three query answers in {0, 1, 2}: the noisy sum costs 2^Δ for a change Δ of the sum,
+randomized response keeping 1/2 costs 2 per changed answer."""
+
+
+def answers_path(tmp_path, **extra):
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps({**ANSWERS, **extra}))
+    return path
+
+
+def test_audit_neighbours_and_dp_budget(cli, tmp_path):
+    path = answers_path(tmp_path)
+    code, out, _ = cli("audit", path, "--neighbours", "linf:1", "--epsilon-dp", "log(8)")
+    assert code == 0 and "linf:1 log(8)" in out and "DP budget ε = log(8) (linf:1): holds" in out
+    code, out, _ = cli("audit", path, "--neighbours", "linf:1", "--neighbours", "l1:1",
+                       "--epsilon-dp", "2")                                  # log 8 > 2 > log 2
+    assert code == 1 and "DP budget ε = 2 (linf:1, l1:1): VIOLATED" in out
+    assert "sum: linf:1 DP level log(8) exceeds 2: output 0 on [0, 0, 0] vs [1, 1, 1]" in out
+    code, out, _ = cli("audit", path, "--neighbours", "linf:1", "--epsilon-dp", "2", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["neighbours"] == ["linf:1"] and data["dp_budget"] == "2"
+    assert data["dp_holds"] is False and data["holds"] is False and "budget" not in data
+    sum_dp = data["mechanisms"][0]["dp"][0]
+    assert (sum_dp["neighbours"], sum_dp["epsilon"], sum_dp["pairs_checked"]) == ("linf:1",
+                                                                                 "log(8)", 316)
+    assert sum_dp["witness"]["dataset"] == [0, 0, 0] and sum_dp["holds"] is False
+
+
+def test_audit_takes_the_model_relation_unless_told(cli, tmp_path):
+    path = answers_path(tmp_path, neighbours={"add_remove": {"absent": 0}})
+    code, out, _ = cli("audit", path, "--json")
+    data = json.loads(out)
+    assert data["neighbours"] == [{"add_remove": {"absent": 0}}]
+    # removing a record (its answer becomes 0) moves the sum by up to 2
+    assert [d["epsilon"] for d in data["mechanisms"][0]["dp"]] == ["log(4)"]
+    code, out, _ = cli("audit", path, "--neighbours", "entry", "--group", "2", "--json")
+    assert json.loads(out)["neighbours"] == ["entry", "group:2"]
+
+
+def test_audit_listed_pairs_from_a_file(cli, tmp_path):
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps({"pairs": [[[0, 0, 0], [1, 2, 0]]]}))
+    code, out, _ = cli("audit", answers_path(tmp_path), "--neighbours", f"pairs:{pairs}",
+                       "--mechanism", "rr", "--json")
+    dp = json.loads(out)["mechanisms"][0]["dp"][0]
+    # two answers change: (1/2 · 1/2) / (1/4 · 1/4) = 4 on the output [0, 0, *]
+    assert code == 0 and dp["neighbours"] == "listed pairs (1)" and dp["epsilon"] == "log(4)"
+    assert dp["pairs_checked"] == 2
+    assert json.loads(out)["neighbours"] == [{"pairs": [[[0, 0, 0], [1, 2, 0]]]}]
+
+
+def test_audit_only_the_named_mechanisms(cli, tmp_path):
+    path = answers_path(tmp_path)
+    code, out, _ = cli("audit", path, "--mechanism", "rr")
+    assert code == 0 and "rr " in out and "sum " not in out and "joint release" not in out
+    code, out, _ = cli("audit", path, "--mechanism", "rr", "--mechanism", "sum", "--json")
+    data = json.loads(out)
+    assert [m["mechanism"] for m in data["mechanisms"]] == ["sum", "rr"]
+    assert data["composition"] is not None
+
+
+@pytest.mark.parametrize("options, phrase", [
+    (["--mechanism", "noise"], "--mechanism: unknown mechanism 'noise'; the model's mechanisms "
+                               "are 'sum', 'rr'"),
+    (["--neighbours", "hamming:1"], "--neighbours: unknown neighbour relation 'hamming:1'"),
+    (["--neighbours", "add_remove:x"], "--neighbours: no attribute's domain holds the value 'x'"),
+    (["--epsilon-dp", "-1"], "--epsilon-dp"),
+    (["--neighbours", "linf:1", "--max-pairs", "300"],
+     "316 ordered pairs of datasets to examine in this universe, more than the limit of 300"),
+    (["--neighbours", "linf:1/2"], "linf:1/2 relates no two datasets of this universe"),
+    (["--symbolic", "--neighbours", "linf:1"], "--symbolic")])
+def test_audit_bad_new_options_exit_2(cli, tmp_path, options, phrase):
+    code, out, err = cli("audit", answers_path(tmp_path), *options)
+    assert code == 2 and out == "" and phrase in err, err
+
+
+def test_audit_bad_pairs_file_is_located(cli, tmp_path):
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps({"pairs": [[[0, 0, 0], [0, 0, 5]]]}))
+    code, out, err = cli("audit", answers_path(tmp_path), "--neighbours", f"pairs:{pairs}")
+    assert code == 2 and out == ""
+    assert f"--neighbours {pairs}: pairs.0.1: value 5 of attribute 'q3'" in err
+    code, _, err = cli("audit", answers_path(tmp_path), "--neighbours",
+                       f"pairs:{tmp_path / 'missing.json'}")
+    assert code == 2 and "missing.json" in err
+    strings = tmp_path / "strings.json"
+    strings.write_text(json.dumps({**ANSWERS, "domain": ["a", "b"], "mechanisms": {
+        "rr": {"per_entry": {"randomized_response": {"keep": "1/2"}}}}}))
+    code, _, err = cli("audit", strings, "--neighbours", "linf:1")
+    assert code == 2 and "compares numeric query answers" in err
+
+
+def test_symbolic_audit_refuses_a_model_relation_it_cannot_compute(cli, tmp_path):
+    data = json.loads((EXAMPLES / "quickstart_parametric.json").read_text())
+    data["neighbours"] = "linf:1"
+    path = tmp_path / "parametric.json"
+    path.write_text(json.dumps(data))
+    code, out, err = cli("audit", path, "--symbolic", "--set", "q=9/10")
+    assert code == 2 and out == "" and "'linf:1'" in err and "--set" in err
+    code, out, _ = cli("audit", path, "--set", "q=9/10", "--set", "p=3/4", "--json")
+    assert code == 0 and json.loads(out)["neighbours"] == ["linf:1"]
+
+
+def test_audit_help_names_the_new_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--neighbours RELATION", "--mechanism NAME", "--epsilon-dp", "--max-pairs",
+                   "linf:K, l1:K", "add_remove:VALUE", "pairs:FILE"):
+        assert option in text, option
 
 
 # --- conventions in action ------------------------------------------------------------------------

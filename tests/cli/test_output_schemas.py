@@ -55,3 +55,32 @@ def test_schemas_are_not_empty():
         schema = schema_of(command)
         assert schema["type"] == "object" and len(schema["required"]) >= 3, command
         assert all("type" in p or "const" in p for p in schema["properties"].values()), command
+
+
+def test_audit_schema_covers_relations_chosen_mechanisms_and_dp_budgets(tmp_path, cli):
+    """``audit --neighbours --mechanism --epsilon-dp --json`` validates, states the relations and
+    the DP verdicts, and the schema refuses a DP level without its relation."""
+    model = {"pufferfish_model": 1, "attributes": ["q1", "q2"], "domain": [0, 1, 2],
+             "datasets": "all", "priors": {"u": {"uniform": True}}, "entry_pairs": True,
+             "neighbours": {"add_remove": {"absent": 0}},
+             "mechanisms": {"rr": {"per_entry": {"randomized_response": {"keep": "1/2"}}},
+                            "sum": {"query": "sum"}}}
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps(model))
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps({"pairs": [[[0, 0], [2, 2]]]}))
+    schema = schema_of("audit")
+    for options, status in ((["--mechanism", "rr", "--epsilon-dp", "log(2)"], 0),
+                            (["--neighbours", "linf:1", "--neighbours", f"pairs:{pairs}",
+                              "--epsilon-dp", "1", "--epsilon", "inf"], 1),
+                            ([], 0)):
+        code, out, _ = cli("audit", path, *options, "--json")
+        document = json.loads(out)
+        assert code == status, options
+        jsonschema.validate(document, schema)
+        assert document["neighbours"] and all(d["neighbours"] for m in document["mechanisms"]
+                                              for d in m["dp"])
+        assert ("dp_holds" in document) == ("--epsilon-dp" in options)
+    del document["mechanisms"][0]["dp"][0]["neighbours"]
+    with pytest.raises(jsonschema.ValidationError, match="'neighbours' is a required property"):
+        jsonschema.validate(document, schema)

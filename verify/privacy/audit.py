@@ -2,8 +2,15 @@
 joint release of all of them (``000_65109fe28ca61d17.txt`` Definitions 1–5; composition §1, §4).
 
 This is what ``pufferfish audit MODEL`` runs.  Each part is computed by its own module; this one
-only gathers the results, applies the optional budget, and decides the exit verdict: with a budget,
-the audit *holds* when every mechanism and their joint release are ε-Pufferfish private.
+only gathers the results, applies the optional budgets, and decides the exit verdict: with a
+Pufferfish budget, the audit *holds* when every mechanism and their joint release are
+ε-Pufferfish private; with a DP budget, when every audited mechanism's DP level under every
+audited neighbour relation is within it.
+
+The DP levels are taken under the relations asked for (:mod:`pufferfish.models.neighbours`), else
+the model's ``neighbours``, else per-entry DP and, when some record has several attributes,
+per-record DP; ``group`` adds group-``K`` DP.  ``mechanisms`` names the mechanisms to audit (all
+by default); their joint release is audited when there are at least two.
 
 A model without mechanisms has nothing to audit: :func:`audit_model` refuses it with a
 :class:`~pufferfish.models.errors.ModelError` (exit 2 on the command line) instead of reporting
@@ -12,26 +19,30 @@ that an empty set of mechanisms "holds" for every budget.
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
+                                          StandardRelation, parse_neighbours)
 from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
-from pufferfish.verify.numerics.certified import Budget
+from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.models.kernel import KernelTable
-from pufferfish.models.mechanisms import compose
+from pufferfish.models.mechanisms import compose, jsonable_output
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
 from pufferfish.verify.privacy.blocks import (BlockSums, audited_secrets, block_plan,
                                               merge_block_sums, shippable, support_block_sums)
 from pufferfish.verify.privacy.composition import CompositionResult, composition_result
-from pufferfish.verify.privacy.dp import DPResult, dp_level
+from pufferfish.verify.privacy.dp import (DPResult, dp_level, dp_levels_by_relation,
+                                          scan_size_within)
 from pufferfish.verify.privacy.dp_blocks import dp_levels_blocked, first_row
 from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
@@ -56,16 +67,19 @@ class MechanismAudit:
 
 @dataclass(frozen=True, repr=False)
 class ModelAudit(Explained):
-    """Every mechanism's audit and the composition of all of them."""
+    """Every mechanism's audit and the composition of all of them; ``budget`` (Pufferfish) and
+    ``dp_budget`` (every DP level) when given, and the neighbour ``relations`` of the DP levels."""
 
     mechanisms: tuple[MechanismAudit, ...]
     composition: CompositionResult | None
     composition_note: str = ""
     budget: Budget | None = None
+    dp_budget: Budget | None = None
+    relations: tuple[NeighbourRelation, ...] = ()
 
     @property
-    def holds(self) -> bool | None:
-        """With a budget: every mechanism and the joint release meet it.  Without: ``None``."""
+    def pufferfish_holds(self) -> bool | None:
+        """With a Pufferfish budget: every mechanism and the joint release meet it; else ``None``."""
         if self.budget is None:
             return None
         verdicts = [m.pufferfish.holds for m in self.mechanisms]
@@ -76,25 +90,46 @@ class ModelAudit(Explained):
         return None if None in verdicts else True  # None: a vacuous level decides nothing
 
     @property
-    def verdict(self) -> str:
-        """``holds``, ``VIOLATED`` or ``UNDECIDED`` (some level is vacuous) under the budget."""
-        return {True: "holds", False: "VIOLATED", None: "UNDECIDED (a level is vacuous)"}[self.holds]
+    def dp_holds(self) -> bool | None:
+        """With a DP budget: every DP level of every mechanism meets it; else ``None``."""
+        if self.dp_budget is None:
+            return None
+        return all(d.holds for m in self.mechanisms for d in m.dp)
+
+    @property
+    def holds(self) -> bool | None:
+        """Every budget given is met (``None`` when no budget was given)."""
+        verdicts = ([self.pufferfish_holds] if self.budget is not None else []) + \
+                   ([self.dp_holds] if self.dp_budget is not None else [])
+        if not verdicts:
+            return None
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True  # None: a vacuous Pufferfish level
 
     def to_dict(self) -> dict:
         data = {"check": "audit", "mechanisms": [m.to_dict() for m in self.mechanisms],
                 "composition": self.composition.to_dict() if self.composition else None}
+        if self.relations:
+            data["neighbours"] = [relation.to_json() for relation in self.relations]
         if self.composition_note:
             data["composition_note"] = self.composition_note
         if self.budget is not None:
             data["budget"] = self.budget.text
+        if self.dp_budget is not None:
+            data["dp_budget"] = self.dp_budget.text
+            data["dp_holds"] = self.dp_holds
+        if self.budget is not None or self.dp_budget is not None:
             data["holds"] = self.holds
         return data
 
     def summary(self) -> str:
-        """One line: each mechanism's Pufferfish level, and the verdict when a budget was given."""
+        """One line: each mechanism's Pufferfish level, and the verdicts of the budgets given."""
         levels = ", ".join(f"{m.name} {m.pufferfish.epsilon}" for m in self.mechanisms)
         verdict = "" if self.budget is None else (
-            f"; budget {self.budget.text} {self.verdict}")
+            f"; budget {self.budget.text} {_verdict(self.pufferfish_holds)}")
+        if self.dp_budget is not None:
+            verdict += f"; DP budget {self.dp_budget.text} {_verdict(self.dp_holds)}"
         return f"Pufferfish levels {levels}{verdict}"
 
     def explain(self, source: str = "the model") -> str:
@@ -110,9 +145,12 @@ class ModelAudit(Explained):
                          else compact(fraction_str(m.leakage.worst_shift)),
                          "-" if p.budget is None else
                          "undecided" if p.holds is None else ("ok" if p.holds else "VIOLATED")])
-        lines = [f"Audit of {source}", "",
-                 table(["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"],
-                       rows), ""]
+            if self.dp_budget is not None:
+                rows[-1].append("ok" if all(d.holds for d in m.dp) else "VIOLATED")
+        headers = ["mechanism", "pufferfish ε", "≈", "DP ε", "leakage (max shift)", "budget"]
+        if self.dp_budget is not None:
+            headers.append("DP budget")
+        lines = [f"Audit of {source}", "", table(headers, rows), ""]
         for m in self.mechanisms:
             if m.pufferfish.witness is not None:
                 lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
@@ -120,13 +158,57 @@ class ModelAudit(Explained):
                 lines.append(f"  {m.name}: vacuous: {VACUOUS_TEXT}")
             for skipped in m.pufferfish.skipped[:3]:
                 lines.append(f"  {m.name}: skipped {skipped[0]} under {skipped[1]} ({skipped[2]})")
+            if self.dp_budget is not None:
+                for d in m.dp:
+                    if not d.holds and d.dataset is not None:
+                        lines.append(f"  {m.name}: {d.relation} DP level {d.epsilon} exceeds "
+                                     f"{self.dp_budget.text}: output "
+                                     f"{jsonable_output(d.output)!r} on {list(d.dataset)} vs "
+                                     f"{list(d.neighbour)} ({fraction_str(d.p_dataset)} vs "
+                                     f"{fraction_str(d.p_neighbour)})")
         if self.composition is not None:
             lines += ["", self.composition.explain()]
         elif self.composition_note:
             lines += ["", self.composition_note]
         if self.budget is not None:
-            lines += ["", f"budget ε = {self.budget.text}: {self.verdict}"]
+            lines += ["", f"budget ε = {self.budget.text}: {_verdict(self.pufferfish_holds)}"]
+        if self.dp_budget is not None:
+            if self.budget is None:
+                lines.append("")
+            relations = ", ".join(r.label for r in self.relations) or "each relation"
+            lines.append(f"DP budget ε = {self.dp_budget.text} ({relations}): "
+                         f"{_verdict(self.dp_holds)}")
         return "\n".join(lines)
+
+
+def _verdict(holds: bool | None) -> str:
+    """A budget's verdict for reports (``None``: a vacuous level decided nothing)."""
+    return {True: "holds", False: "VIOLATED", None: "UNDECIDED (a level is vacuous)"}[holds]
+
+
+def selected_mechanisms(model: PufferfishModel, names: Sequence[str] | None,
+                        path: str = "mechanisms") -> list[str]:
+    """The names of the mechanisms to audit, in the model's order (all when ``names`` is
+    ``None``); an unknown name is refused with the known ones, located at ``path``.
+
+    >>> from pufferfish.api import load
+    >>> selected_mechanisms(load("quickstart.json"), ["sum"])
+    ['sum']
+    >>> selected_mechanisms(load("quickstart.json"), ["noise"], "--mechanism")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.ModelError: --mechanism: unknown mechanism 'noise'; the model's mechanisms are 'rr', 'sum'
+    """
+    if names is None:
+        return list(model.mechanisms)
+    for name in names:
+        if name not in model.mechanisms:
+            known = ", ".join(repr(n) for n in model.mechanisms) or "(none)"
+            raise ModelError(f"unknown mechanism {name!r}; the model's mechanisms are {known}",
+                             path)
+    if not names:
+        raise ModelError("no mechanism named: there is nothing to audit", path)
+    return [name for name in model.mechanisms if name in set(names)]
 
 
 def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int | None = None,
@@ -134,8 +216,21 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
                 progress: Callable[[str], None] | None = None,
                 engine: Engine | None = None,
                 block_progress: ProgressCallback | None = None,
-                announce: Callable[[AuditPlan], None] | None = None) -> ModelAudit:
-    """Audit every mechanism of ``model`` and their joint release.
+                announce: Callable[[AuditPlan], None] | None = None, *,
+                mechanisms: Sequence[str] | None = None,
+                neighbours: Sequence[object] | None = None,
+                dp_budget: Budget | None = None,
+                max_pairs: int = DEFAULT_MAX_PAIRS) -> ModelAudit:
+    """Audit every mechanism of ``model`` (or the ``mechanisms`` named) and their joint release.
+
+    DP levels are taken under each relation of ``neighbours`` (any form
+    :func:`~pufferfish.models.neighbours.parse_neighbours` reads), else the model's
+    ``neighbours``, else per-entry (and per-record, with multi-attribute records); ``group`` adds
+    group-``K``.  Entry, record and group levels are computed as before; the other relations by
+    :func:`~pufferfish.verify.privacy.dp.dp_levels_by_relation` (each refused above ``max_pairs``
+    ordered pairs), every mechanism in one pass.  ``dp_budget`` decides each DP level with
+    :func:`~pufferfish.verify.numerics.certified.compare_ratio`, as ``budget`` decides the
+    Pufferfish levels.
 
     ``progress(name)`` is called as each mechanism is audited, ``block_progress(done, total)`` as
     the prior blocks finish.  The priors' supports are cut into blocks that run as independent tasks on ``engine`` (this
@@ -159,13 +254,17 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms, so there is nothing to audit; add at least "
                          "one under \"mechanisms\"", "mechanisms")
+    if mechanisms is not None:
+        chosen = selected_mechanisms(model, mechanisms)
+        model = copy.copy(model)
+        model.mechanisms = {name: model.mechanisms[name] for name in chosen}
+    relations = audited_relations(model, neighbours, group)
+    scanned = [r for r in relations if isinstance(r, ScannedRelation)]
+    for relation in scanned:  # sized before any work starts
+        scan_size_within(model.universe, relation, max_pairs)
     engine = engine or InProcessEngine()
-    relations = ["entry"]
-    if any(len(record) > 1 for record in model.universe.records):
-        relations.append("record")
-    if group is not None:
-        relations.append(f"group:{group}")
-    plan = plan_audit(model, engine.workers, max_datasets, group is not None)
+    plan = plan_audit(model, engine.workers, max_datasets, group is not None or any(
+        r.needs_every_dataset for r in scanned))
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
     prior_blocks = block_plan(model, 4 * engine.workers, max_datasets)
@@ -206,8 +305,12 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
                   for prior, per_slot in groups.items()}
         return joints, table
 
-    entry_levels = dp_levels_blocked(model.universe, mechanisms, max_outputs, engine,
-                                     4 * engine.workers, max_datasets, row)
+    entry_levels = (dp_levels_blocked(model.universe, mechanisms, max_outputs, engine,
+                                      4 * engine.workers, max_datasets, row)
+                    if StandardRelation("entry") in relations else [None] * len(mechanisms))
+    scanned_levels = {relation: dp_levels_by_relation(model.universe, mechanisms, relation,
+                                                      max_datasets, max_outputs, max_pairs)
+                      for relation in scanned}
     audits = []
     individual = []
     for slot, mechanism in enumerate(mechanisms):
@@ -217,10 +320,14 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         puffer = pufferfish_from_joints(model, mechanism.name, joints, table, budget)
         individual.append(puffer if budget is None else
                           pufferfish_from_joints(model, mechanism.name, joints, table))
-        dps = tuple(entry_levels[slot] if relation == "entry" and entry_levels[slot] is not None
-                    else dp_level(model.universe, mechanism, relation, None, max_datasets,
+        dps = tuple(scanned_levels[relation][slot] if relation in scanned_levels
+                    else entry_levels[slot] if relation == StandardRelation("entry")
+                    and entry_levels[slot] is not None
+                    else dp_level(model.universe, mechanism, relation.text, None, max_datasets,
                                   max_outputs)
                     for relation in relations)
+        if dp_budget is not None:
+            dps = tuple(replace(d, budget=compare_ratio(d.max_ratio, dp_budget)) for d in dps)
         leak = leakage_from_joints(model, mechanism.name, joints)
         audits.append(MechanismAudit(mechanism.name, puffer, dps, leak))
     composition, note = None, ""
@@ -234,7 +341,33 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         else:
             joint = pufferfish_from_joints(model, slots[-1].name, joints, table)
             composition = composition_result(tuple(individual), joint, budget)
-    return ModelAudit(tuple(audits), composition, note, budget)
+    return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations))
+
+
+def audited_relations(model: PufferfishModel, neighbours: Sequence[object] | None = None,
+                      group: int | None = None) -> list[NeighbourRelation]:
+    """The neighbour relations an audit takes DP levels under: ``neighbours`` (parsed and checked
+    against the universe, repeats dropped), else the model's, else per-entry and — when a record
+    has several attributes — per-record; then group-``group`` when asked.
+
+    >>> from pufferfish.api import load
+    >>> [r.label for r in audited_relations(load("quickstart.json"), ["linf:1"], group=2)]
+    ['linf:1', 'group 2']
+    """
+    if neighbours is not None:
+        relations = [parse_neighbours(spec, model.universe, "neighbours") for spec in neighbours]
+        if not relations:
+            raise ModelError("no neighbour relation given: there would be no DP level to check; "
+                             "name at least one, or leave the default", "neighbours")
+    elif model.neighbours is not None:
+        relations = [model.neighbours]
+    else:
+        relations = [StandardRelation("entry")]
+        if any(len(record) > 1 for record in model.universe.records):
+            relations.append(StandardRelation("record"))
+    if group is not None:
+        relations.append(StandardRelation("group", group))
+    return list(dict.fromkeys(relations))
 
 
 class _TimeEstimate:

@@ -16,20 +16,27 @@ relation over ``n`` attributes with domains of size ``d``; the ``|Ω|`` factor i
 distinct pair of kernel rows (datasets with the same
 :meth:`~pufferfish.models.mechanisms.Mechanism.kernel_key` share a row), so a query mechanism on
 2^n datasets costs ``O(2^n·n)`` neighbour steps plus ``O(n·|Ω|)`` comparisons.
+
+The other relations of :mod:`pufferfish.models.neighbours` — ``linf:K`` and ``l1:K`` on vectors
+of query answers, ``add_remove`` of one record, an explicit list of pairs — are scanned pair by
+pair by :func:`dp_levels_by_relation`, with the same kernel-key sharing, after their pairs are
+counted (and refused above a limit); :func:`dp_level` takes any of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations, product
 
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
+from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
+                                          parse_neighbours)
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
-from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, size_text
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
 from pufferfish.verify.report import Explained
 
@@ -126,17 +133,35 @@ def _changes(universe: Universe, dataset: Dataset, positions: tuple[int, ...],
         yield candidate
 
 
-def dp_level(universe: Universe, mechanism: Mechanism, relation: str = "entry",
+def dp_level(universe: Universe, mechanism: Mechanism,
+             relation: str | Mapping | NeighbourRelation = "entry",
              budget: Budget | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
-             max_outputs: int = DEFAULT_MAX_OUTPUTS) -> DPResult:
-    """The exact DP level of ``mechanism`` over ``universe`` for a neighbour relation.
+             max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS
+             ) -> DPResult:
+    """The exact DP level of ``mechanism`` over ``universe`` for a neighbour relation: any form
+    :func:`~pufferfish.models.neighbours.parse_neighbours` reads.  Entry, record and group
+    relations generate neighbours here; the others are scanned by :func:`dp_levels_by_relation`
+    (refused above ``max_pairs`` ordered pairs).
 
     >>> from fractions import Fraction
     >>> from pufferfish.models import Universe, RandomizedResponse
     >>> u = Universe.product(["x"], [[0, 1]])
     >>> dp_level(u, RandomizedResponse("rr", u, Fraction(3, 4))).epsilon
     'log(3)'
+    >>> from pufferfish.models import GeometricNoise, Query, QueryMechanism
+    >>> answers = Universe.product(["q1", "q2", "q3"], [[0, 1, 2]] * 3)
+    >>> total = QueryMechanism("total", answers, Query("sum", answers),
+    ...                        GeometricNoise(Fraction(1, 2), 0, 6))
+    >>> dp_level(answers, total, "linf:1").epsilon           # the sum moves by up to 3
+    'log(8)'
     """
+    parsed = parse_neighbours(relation, universe, "neighbours")
+    if isinstance(parsed, ScannedRelation):
+        result = dp_levels_by_relation(universe, [mechanism], parsed, max_datasets, max_outputs,
+                                       max_pairs)[0]
+        return result if budget is None else replace(
+            result, budget=compare_ratio(result.max_ratio, budget))
+    relation = parsed.text  # entry, record or group:K: the generated neighbours below
     kind, k = parse_relation(relation)
     label = f"group {k}" if kind == "group" else kind
     datasets = list(universe.datasets(max_datasets))
@@ -176,3 +201,140 @@ def dp_level(universe: Universe, mechanism: Mechanism, relation: str = "entry",
     if budget is not None:
         result = DPResult(**{**result.__dict__, "budget": compare_ratio(result.max_ratio, budget)})
     return result
+
+
+def dp_levels_by_relation(universe: Universe, mechanisms: Sequence[Mechanism],
+                          relation: ScannedRelation, max_datasets: int = DEFAULT_MAX_DATASETS,
+                          max_outputs: int = DEFAULT_MAX_OUTPUTS,
+                          max_pairs: int = DEFAULT_MAX_PAIRS) -> list[DPResult]:
+    """The exact DP level of each mechanism under a scanned relation (``linf:K``, ``l1:K``,
+    ``add_remove``, listed pairs; :mod:`pufferfish.models.neighbours`): ``max Pr[M(D) = ω] /
+    Pr[M(D') = ω]`` over the relation's ordered pairs ``(D, D')`` and outputs ω
+    (``000_65109fe28ca61d17.txt`` §2.1, Definition 1 with this relation's neighbours), with the
+    first worst pair met in the relation's order, as :func:`dp_level` reports it for the entry
+    relation.
+
+    The ordered pairs are counted first (:func:`scan_size_within`): more than ``max_pairs`` is
+    refused with the count (:class:`TooLargeError`), none with a :class:`ModelError` (nothing to
+    check).  Each mechanism's kernel keys number the datasets
+    the relation reads, and a pair whose two key numbers were compared before is only counted:
+    datasets with equal keys share one kernel row, so a later such pair cannot be strictly worse.
+    All mechanisms share one pass over the pairs; a mechanism stops at its first infinite ratio.
+
+    Cost: ``O(n)`` to count the pairs on a product universe of ``n`` attributes; ``O(N·M)``
+    kernel keys for the ``N`` datasets read (every dataset of the universe, refused above
+    ``max_datasets``, or those of the listed pairs) and ``M`` mechanisms; ``O(P·(n + M))`` to
+    generate and visit the ``P`` ordered pairs; ``O(Q·|Ω|)`` exact integer comparisons for the
+    ``Q <= min(P, K²)`` distinct pairs of a mechanism's ``K`` kernel keys.  Memory ``O(N·M + Q)``.
+
+    >>> from fractions import Fraction
+    >>> from pufferfish.models import Universe, RandomizedResponse
+    >>> from pufferfish.models.neighbours import AnswerDistance
+    >>> answers = Universe.product(["q1", "q2"], [[0, 1, 2]] * 2)
+    >>> flip = RandomizedResponse("flip", answers, Fraction(1, 2))
+    >>> level = dp_levels_by_relation(answers, [flip], AnswerDistance("linf", Fraction(1)))[0]
+    >>> level.epsilon, level.pairs_checked, level.dataset, level.neighbour
+    ('log(4)', 40, (0, 0), (1, 1))
+    """
+    size = scan_size_within(universe, relation, max_pairs)
+    datasets = relation.datasets_read(universe, max_datasets)
+    index = {dataset: k for k, dataset in enumerate(datasets)}
+    scans = [_WorstPairScan(mechanism, datasets, max_outputs) for mechanism in mechanisms]
+    pairs = 0
+    for dataset, other in relation.ordered_pairs(universe):
+        pairs += 1
+        first, second = index[dataset], index[other]
+        for scan in scans:
+            if not scan.infinite:
+                scan.compare(first, second)
+        if all(scan.infinite for scan in scans):
+            break
+    if not pairs:  # an explicit universe: candidates were examined, none is a neighbour
+        raise _nothing_to_check(relation)
+    return [scan.result(relation.label, datasets) for scan in scans]
+
+
+def scan_size_within(universe: Universe, relation: ScannedRelation,
+                     max_pairs: int = DEFAULT_MAX_PAIRS) -> int:
+    """The ordered pairs a scan of ``relation`` examines
+    (:meth:`~pufferfish.models.neighbours.ScannedRelation.scan_size`), refused above
+    ``max_pairs`` with the count (:class:`TooLargeError`) and, on a product universe, when there
+    is none (:class:`ModelError`: nothing to check).  ``O(n)`` on a product universe of ``n``
+    attributes, before any dataset is enumerated.
+
+    >>> from pufferfish.models import Universe
+    >>> from pufferfish.models.neighbours import parse_neighbours
+    >>> answers = Universe.product([f"q{i}" for i in range(12)], [list(range(10))] * 12)
+    >>> scan_size_within(answers, parse_neighbours("linf:1", answers))
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.TooLargeError: neighbours: the neighbour relation linf:1 has about 2.3·10^17 ordered pairs of datasets to examine in this universe, more than the limit of 10,000,000; raise the limit with --max-pairs
+    """
+    size = relation.scan_size(universe)
+    if size > max_pairs:
+        raise TooLargeError(f"the neighbour relation {relation.label} has {size_text(size)} "
+                            f"ordered pairs of datasets to examine in this universe, more than the "
+                            f"limit of {max_pairs:,}; raise the limit with --max-pairs",
+                            "neighbours")
+    if not size:
+        raise _nothing_to_check(relation)
+    return size
+
+
+def _nothing_to_check(relation: ScannedRelation) -> ModelError:
+    return ModelError(f"the neighbour relation {relation.label} relates no two datasets of this "
+                      f"universe: there is no pair to check", "neighbours")
+
+
+class _WorstPairScan:
+    """One mechanism's running maximum over ordered pairs of dataset indices: the datasets'
+    kernel keys numbered in order of first appearance, one kernel row per key, each distinct
+    pair of key numbers compared once (strict improvement, stop at the first infinite ratio)."""
+
+    def __init__(self, mechanism: Mechanism, datasets: Sequence[Dataset], max_outputs: int
+                 ) -> None:
+        numbering: dict = {}
+        firsts: list[Dataset] = []
+        self.numbers: list[int] = []
+        for dataset in datasets:
+            key = mechanism.kernel_key(dataset)
+            number = numbering.get(key)
+            if number is None:
+                number = numbering[key] = len(numbering)
+                firsts.append(dataset)
+            self.numbers.append(number)
+        self.mechanism = mechanism
+        self.keys = len(numbering)
+        self.table = KernelTable.build(mechanism, firsts, max_outputs)
+        self.compared: set[int] = set()
+        self.best_num, self.best_den = 0, 1
+        self.witness: tuple[int, int, int] | None = None
+        self.checked = 0
+        self.infinite = False
+
+    def compare(self, first: int, second: int) -> None:
+        self.checked += 1
+        own, other = self.numbers[first], self.numbers[second]
+        code = own * self.keys + other
+        if code in self.compared:
+            return
+        self.compared.add(code)
+        rows = self.table.rows
+        for o, (a, b) in enumerate(zip(rows[own], rows[other])):
+            if a and a * self.best_den > self.best_num * b:
+                self.best_num, self.best_den, self.witness = a, b, (first, second, o)
+                if not b:
+                    self.infinite = True
+                    return
+
+    def result(self, label: str, datasets: Sequence[Dataset]) -> DPResult:
+        if self.witness is None:
+            return DPResult(self.mechanism.name, label, Fraction(1), pairs_checked=self.checked)
+        first, second, o = self.witness
+        ratio: Ratio = (INFINITY if not self.best_den
+                        else max(Fraction(1), Fraction(self.best_num, self.best_den)))
+        rows, denominator = self.table.rows, self.table.denominator
+        return DPResult(self.mechanism.name, label, ratio, datasets[first], datasets[second],
+                        self.table.outputs[o],
+                        Fraction(rows[self.numbers[first]][o], denominator),
+                        Fraction(rows[self.numbers[second]][o], denominator), self.checked)

@@ -16,6 +16,7 @@ from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.mechanisms import (Composition, FunctionMechanism, PostProcessed, RandomizedResponse,
                                Repeated, TableMechanism)
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.neighbours import AnswerDistance
 from pufferfish.models.files.pufferfish_file import dump_model, load_model, model_to_dict, parse_model, schema
 from pufferfish.models.priors import IndependentPrior, IntervalFamily, MarkovPrior
 from pufferfish.models.secrets import Secret, SecretPair
@@ -608,3 +609,71 @@ def test_version_must_be_the_integer_one():
     assert error_of(data).path == "pufferfish_model"
     data["pufferfish_model"] = True
     assert error_of(data).path == "pufferfish_model"
+
+
+# --- the neighbour relation of the DP levels ------------------------------------------------------
+
+def answers_file(**extra) -> dict:
+    return {"pufferfish_model": 1, "attributes": ["q1", "q2", "q3"], "domain": [0, 1, 2],
+            "datasets": "all", "priors": {"u": {"uniform": True}}, "entry_pairs": True, **extra}
+
+
+@pytest.mark.parametrize("relation, label", [
+    ("entry", "entry"), ("record", "record"), ("group:2", "group 2"), ("linf:1", "linf:1"),
+    ("l1:3/2", "l1:3/2"), ({"pairs": [[[0, 0, 0], [1, 1, 1]]]}, "listed pairs (1)"),
+    ({"add_remove": {"absent": 0}}, "add_remove:0")])
+def test_neighbours_are_read_and_written_back(relation, label):
+    model = parse_model(answers_file(neighbours=relation))
+    assert model.neighbours.label == label
+    written = model_to_dict(model)
+    assert written["neighbours"] == relation
+    jsonschema.validate(written, schema(), cls=jsonschema.Draft202012Validator)
+    assert parse_model(written).neighbours == model.neighbours
+
+
+def test_no_neighbours_key_is_the_default():
+    model = parse_model(answers_file())
+    assert model.neighbours is None and "neighbours" not in model_to_dict(model)
+
+
+@pytest.mark.parametrize("relation, path, message", [
+    ({"pairs": [[[0, 0, 0], [0, 0, 3]]]}, "neighbours.pairs.0.1",
+     "value 3 of attribute 'q3' is not in its domain"),
+    ({"pairs": [[[0, 0, 0], [0, 0]]]}, "neighbours.pairs.0.1", "must list 3 values"),
+    ({"pairs": [[[0, 0, 0], [1, 0, 0]], [[1, 0, 0], [0, 0, 0]]]}, "neighbours.pairs.1",
+     "already listed (as pair 0; pairs are undirected)"),
+    ({"pairs": [[[0, 0, 0]]]}, "neighbours.pairs.0", "is too short"),
+    ({"add_remove": {"absent": "-"}}, "neighbours",
+     "the absent value '-' is not in the domain [0, 1, 2] of attribute 'q1'"),
+    ({"add_remove": {}}, "neighbours.add_remove", "'absent' is required"),
+    ({"pairs": [], "add_remove": {"absent": 0}}, "neighbours", "exactly one of the keys"),
+    ("pairs:other.json", "neighbours", 'written {"pairs": [[dataset, dataset], ...]}'),
+    ("add_remove:0", "neighbours", 'written {"add_remove": {"absent": VALUE}}'),
+    ("hamming", "neighbours", "unknown neighbour relation 'hamming'"),
+    ("linf:0", "neighbours", "must be positive"),
+    ("group:x", "neighbours", "unknown neighbour relation"),
+    (1, "neighbours", "expected string or object")])
+def test_bad_neighbours_are_located(relation, path, message):
+    error = error_of(answers_file(neighbours=relation))
+    assert error.path == path and message in error.reason, (error.path, error.reason)
+
+
+def test_answer_relations_need_numeric_domains():
+    data = answers_file(neighbours="linf:1", domain=["low", "mid", "high"])
+    error = error_of(data)
+    assert error.path == "neighbours"
+    assert "linf:1 compares numeric query answers" in error.reason and "'low'" in error.reason
+
+
+def test_listed_pairs_must_be_in_an_explicit_universe():
+    data = answers_file(datasets=[[0, 0, 0], [1, 1, 1]],
+                        neighbours={"pairs": [[[0, 0, 0], [2, 2, 2]]]})
+    error = error_of(data)
+    assert error.path == "neighbours.pairs.0.1" and "[2, 2, 2] is not in the universe" in error.reason
+
+
+def test_a_relation_built_in_code_is_checked():
+    model = parse_model(answers_file(domain=["a", "b"]))
+    with pytest.raises(ModelError, match="numeric query answers"):
+        PufferfishModel(model.universe, model.priors, model.secrets, model.pairs,
+                        neighbours=AnswerDistance("linf", Fraction(1)))

@@ -22,6 +22,7 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.privacy import blocks as blocks_module
 from pufferfish.verify.privacy.blocks import block_plan
+from pufferfish.models.neighbours import parse_neighbours
 from pufferfish.verify.privacy.audit import MechanismAudit, ModelAudit, audit_model
 from pufferfish.verify.privacy.composition import composition_audit
 from pufferfish.verify.privacy.dp import dp_level
@@ -51,7 +52,8 @@ def one_by_one(model, budget=None, group=None) -> dict:
             composition = composition_audit(model, list(model.mechanisms.values()), budget)
         except TooLargeError as error:
             note = f"joint release not computed: {error.reason}"
-    return ModelAudit(audits, composition, note, budget).to_dict()
+    return ModelAudit(audits, composition, note, budget, None,
+                      tuple(parse_neighbours(r, model.universe) for r in relations)).to_dict()
 
 
 @pytest.fixture(params=[None, 2])
