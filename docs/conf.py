@@ -26,7 +26,6 @@ extensions = [
     "myst_nb",  # Markdown pages (it includes myst_parser) and executed notebooks
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
     "cli_usage",
     "short_references",
 ]
@@ -35,12 +34,14 @@ templates_path = ["_templates"]
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 
-html_theme = "alabaster"
+html_theme = "alabaster"  # Sphinx's default theme: no further dependency
+# Wide enough for the 80-column command-line usage and the model files without a scroll bar.
+html_theme_options = {"page_width": "1300px", "sidebar_width": "260px"}
 html_title = f"pufferfish {release}"
 html_static_path: list[str] = []
 
 # --- MyST ----------------------------------------------------------------------------------------
-myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_enable_extensions = ["colon_fence"]
 # Headings get anchors so that the pages' links such as design.md#command-line resolve.
 myst_heading_anchors = 3
 

@@ -16,7 +16,7 @@ from unittest import mock
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-HELP_WIDTH = 100
+HELP_WIDTH = 80
 
 
 def _subcommands(parser: argparse.ArgumentParser):
