@@ -42,10 +42,10 @@ class KernelTable:
     @classmethod
     def build(cls, mechanism: Mechanism, datasets: Sequence[Dataset],
               max_outputs: int = DEFAULT_MAX_OUTPUTS) -> "KernelTable":
-        """Tabulate ``mechanism`` on ``datasets``: O(|datasets| + Σ_K |supp M(K)| + K·|outputs|)
-        for the K distinct distributions (datasets with the same
-        :meth:`~pufferfish.models.mechanisms.Mechanism.kernel_key` share one distribution and one
-        row object, so memory is O(|datasets| + K·|outputs|))."""
+        """Tabulate ``mechanism`` on ``datasets``:
+        ``O(|datasets| + Σ_K |supp M(K)| + K·|outputs|)`` for the K distinct distributions
+        (datasets with the same :meth:`~pufferfish.models.mechanisms.Mechanism.kernel_key` share
+        one distribution and one row object, so memory is ``O(|datasets| + K·|outputs|)``)."""
         datasets = tuple(datasets)
         for dataset in datasets:
             mechanism.support_size(dataset, max_outputs)

@@ -2,9 +2,11 @@
 
 Every function accepts a model as a :class:`~pufferfish.models.model.PufferfishModel`, a path to a
 model file, the name of a shipped example (``"quickstart.json"``) or the parsed JSON ``dict``, and
-a budget ε as the command line writes it (``"log(3)"``, ``"1/2"``, ``"0.5"``, ``"inf"``) or as an
-exact number (``Fraction(1, 2)``, ``1``); floats are refused, as everywhere in the toolkit.  Each
-returns the same frozen result object whose ``to_dict()`` the command line prints with ``--json``.
+a budget ε as the command line writes it (``"log(3)"``, ``"1/2"``, ``"0.5"``, ``"inf"``), as an
+exact number (``Fraction(1, 2)``, ``1``) or as a float, read by its shortest decimal form
+(``0.1`` is ε = 1/10 exactly, not the binary double nearest to it; see :func:`budget`).
+Probabilities in models stay exact: a float there is refused.  Each function returns the same
+frozen result object whose ``to_dict()`` the command line prints with ``--json``.
 
 >>> import pufferfish
 >>> model = pufferfish.load("quickstart.json")
@@ -21,6 +23,7 @@ False
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -36,7 +39,7 @@ __all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage",
            "design", "load_parametric", "symbolic_audit", "region", "nfc_region"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
-BudgetSource = str | int | Fraction
+BudgetSource = str | int | Fraction | float
 
 
 def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
@@ -64,16 +67,42 @@ def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> Pu
 
 
 def budget(epsilon: BudgetSource):
-    """A privacy budget from the command line's forms (:func:`~pufferfish.verify.numerics.certified.parse_budget`).
+    """A privacy budget from the command line's forms (:func:`~pufferfish.verify.numerics.certified.parse_budget`),
+    an exact number, or a float.
+
+    A float is read by its shortest decimal form, the digits ``repr`` prints (the shortest
+    decimal that reads back as the same float): ``1.0`` is ε = 1 and ``0.1`` is ε = 1/10
+    exactly, as ``--epsilon 0.1`` on the command line, not the binary double
+    ``3602879701896397/36028797018963968`` nearest to it.  NaN and infinite floats are refused
+    (write ``"inf"`` for an unbounded budget); so are negative budgets, as in every form.
 
     >>> budget("log(9/2)").ratio
     Fraction(9, 2)
+    >>> budget(0.1).epsilon, budget(1.0).epsilon
+    (Fraction(1, 10), Fraction(1, 1))
     """
     from pufferfish.verify.numerics.certified import Budget, parse_budget
 
     if isinstance(epsilon, Budget):
         return epsilon
-    return parse_budget(epsilon if isinstance(epsilon, str) else epsilon, "epsilon")
+    if isinstance(epsilon, float):
+        epsilon = _shortest_decimal(epsilon)
+    return parse_budget(epsilon, "epsilon")
+
+
+def _shortest_decimal(value: float) -> str:
+    """The decimal text of a float budget (``repr``: the shortest that reads back as ``value``)."""
+    from pufferfish.models.errors import ModelError
+
+    if math.isnan(value):
+        raise ModelError("the budget is the float NaN, which is not a number; give ε as a number "
+                         "such as 0.5, \"1/2\" or \"log(3)\"", "epsilon")
+    if value == math.inf:
+        raise ModelError("the float inf is not accepted as a budget; write the string \"inf\" "
+                         "for an unbounded budget", "epsilon")
+    if value == -math.inf:
+        raise ModelError("the budget is the float -inf; a privacy budget must be >= 0", "epsilon")
+    return "0" if value == 0 else repr(value)
 
 
 def _optional_budget(epsilon: BudgetSource | None):

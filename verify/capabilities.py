@@ -39,7 +39,10 @@ PRIOR_KINDS: dict[str, str] = {
     "parametric": "a continuous parameter range: `mqm --interval L,U` (the binary chains of "
                   "002 §5) or the truncated Gaussian of 000 Example 6.2 (library)",
 }
+"""The prior kinds a user can write, each with the description the compatibility page shows."""
+
 STATUSES = ("exact", "certified", "numerical", "refused", "n/a")
+"""What an analysis does with a prior kind (the list in the module docstring)."""
 
 
 @dataclass(frozen=True)

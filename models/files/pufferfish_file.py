@@ -1,48 +1,51 @@
 """Reading and writing model files (DESIGN.md, "Model files").
 
 A model file is JSON, versioned, with exact numbers written as integers or strings (``"3/8"``,
-``"0.125"``; floats are refused, DESIGN.md "Exactness policy").  Top-level keys:
+``"0.125"``; floats are refused, DESIGN.md "Exactness policy").  Top-level keys::
 
-``pufferfish_model``  the format version, ``1`` (required).
-``description``       free text (optional).
-``attributes``        the attribute names, distinct, in order (a dataset lists one value each).
-``domain``            one list of values for all attributes, or an object attribute -> list.
-                      Values are JSON integers or strings.
-``datasets``          ``"all"`` (the product of the domains) or an explicit list of value lists.
-``records``           optional partition of the attributes into persons' records (lists of names).
-``priors``            name -> one of
-                      ``{"table": [[dataset, p], ...]}``,
-                      ``{"independent": {attribute: {value: p}}}`` (every attribute),
-                      ``{"markov": {"initial": {value: p}, "transition": {value: {value: p}}}}``
-                      (a homogeneous chain over the attributes in order; ``"transitions"``, a list
-                      of one kernel per step, for an inhomogeneous one),
-                      ``{"uniform": true}``, or
-                      ``{"interval": {secret: [block, ...]}}`` (the families of Example 4.3), a block
-                      being ``{"datasets": [...], "mass": [low, high]}``,
-                      ``{"where": {attribute: value}, "mass": ...}`` or ``{"rest": true, "mass": ...}``.
-                      In objects, a value is written as the text of a domain value (``"0"`` for 0).
-``secrets``           name -> ``{"where": {attribute: value or [values]}}`` or ``{"datasets": [...]}``.
-``pairs``             list of ``[s1, s2]`` (checked both ways) or ``{"pair": [s1, s2], "directed": true}``.
-``entry_pairs``       ``true`` adds every pair "attribute i is a" vs "attribute i is b" and their
-                      secrets (named ``x1=0``).
-``parameters``        optional: name -> ``[low, high]``; a file that declares parameters is a
-                      parametric model, read by :mod:`pufferfish.models.parametric` (this
-                      reader refuses it with the commands that accept it).
-``mechanisms``        name -> ``{"table": [[dataset, [[output, p], ...]], ...]}``,
-                      ``{"query": Q, "noise": {"geometric": {"alpha": a, "min": lo, "max": hi}}}``
-                      (Q is ``"sum"``, ``"count"``, ``"parity"``, ``"identity"``,
-                      ``{"sum": {"attributes": [...]}}``, ``{"count": {"value": v}}``,
-                      ``{"attribute": "x1"}``; noise optional),
-                      ``{"per_entry": {"randomized_response": {"keep": p, "attributes": [...]}}}``,
-                      ``{"compose": [names]}``, ``{"repeat": {"mechanism": name, "times": k}}`` or
-                      ``{"postprocess": {"mechanism": name, "map": [[output, [[output2, p], ...]], ...]}}``.
-                      Mechanisms may refer to each other in any order (no cycles).  Lists in
-                      outputs stand for tuples.
-``neighbours``        optional: the neighbour relation of the DP levels (default per-entry, and
-                      per-record with multi-attribute records): ``"entry"``, ``"record"``,
-                      ``"group:K"``, ``"linf:K"``, ``"l1:K"`` (vectors of numeric query answers),
-                      ``{"pairs": [[dataset, dataset], ...]}`` or ``{"add_remove": {"absent": v}}``
-                      (:mod:`pufferfish.models.neighbours`).
+  ``pufferfish_model``  the format version, ``1`` (required).
+  ``description``       free text (optional).
+  ``attributes``        the attribute names, distinct, in order (a dataset lists one value each).
+  ``domain``            one list of values for all attributes, or an object attribute -> list.
+                        Values are JSON integers or strings.
+  ``datasets``          ``"all"`` (the product of the domains) or an explicit list of value lists.
+  ``records``           optional partition of the attributes into persons' records (lists of names).
+  ``priors``            name -> one of
+                        ``{"table": [[dataset, p], ...]}``,
+                        ``{"independent": {attribute: {value: p}}}`` (every attribute),
+                        ``{"markov": {"initial": {value: p}, "transition": {value: {value: p}}}}``
+                        (a homogeneous chain over the attributes in order; ``"transitions"``, a list
+                        of one kernel per step, for an inhomogeneous one),
+                        ``{"uniform": true}``, or
+                        ``{"interval": {secret: [block, ...]}}`` (the families of Example 4.3), a block
+                        being ``{"datasets": [...], "mass": [low, high]}``,
+                        ``{"where": {attribute: value}, "mass": ...}`` or ``{"rest": true, "mass": ...}``.
+                        In objects, a value is written as the text of a domain value (``"0"`` for 0).
+  ``secrets``           name -> ``{"where": {attribute: value or [values]}}`` or ``{"datasets": [...]}``.
+  ``pairs``             list of ``[s1, s2]`` (checked both ways) or ``{"pair": [s1, s2], "directed": true}``.
+  ``entry_pairs``       ``true`` adds every pair "attribute i is a" vs "attribute i is b" and their
+                        secrets (named ``x1=0``).
+  ``parameters``        optional: name -> ``[low, high]``; a file that declares parameters is a
+                        parametric model, read by :mod:`pufferfish.models.parametric` (this
+                        reader refuses it with the commands that accept it).
+  ``mechanisms``        name -> ``{"table": [[dataset, [[output, p], ...]], ...]}``,
+                        ``{"query": Q, "noise": {"geometric": {"alpha": a, "min": lo, "max": hi}}}``
+                        (Q is ``"sum"``, ``"count"``, ``"parity"``, ``"identity"``,
+                        ``{"sum": {"attributes": [...]}}``, ``{"count": {"value": v}}``,
+                        ``{"attribute": "x1"}``; noise optional),
+                        ``{"per_entry": {"randomized_response": {"keep": p, "attributes": [...]}}}``,
+                        ``{"compose": [names]}``, ``{"repeat": {"mechanism": name, "times": k}}``,
+                        ``{"postprocess": {"mechanism": name, "map": [[output, [[output2, p], ...]], ...]}}``
+                        or ``{"program": {"file": f, "function": name, "arguments": {...}}}`` (a
+                        Python program; the file is resolved relative to the model file and its
+                        code runs: :mod:`pufferfish.models.programs`).
+                        Mechanisms may refer to each other in any order (no cycles).  Outputs
+                        compare as JSON values (``true`` is not ``1``); lists stand for tuples.
+  ``neighbours``        optional: the neighbour relation of the DP levels (default per-entry, and
+                        per-record with multi-attribute records): ``"entry"``, ``"record"``,
+                        ``"group:K"``, ``"linf:K"``, ``"l1:K"`` (vectors of numeric query answers),
+                        ``{"pairs": [[dataset, dataset], ...]}`` or ``{"add_remove": {"absent": v}}``
+                        (:mod:`pufferfish.models.neighbours`).
 
 The file is decoded by :func:`pufferfish.models.files.json_io.read_json_file`, the JSON layer
 shared with the toolkit's other file kinds (at most 64 MiB, nesting at most 100 levels, integers

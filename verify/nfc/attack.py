@@ -3,7 +3,7 @@
 
 **The attack.**  When the certified lower bound of an NfC program exceeds the budget ε, the
 program's α says *which outputs to look for*.  The curator's r runs produce output ω_i about
-``r·α_i`` times; the attacker who observes exactly those outputs has the Pufferfish log-ratio
+``r·α_i`` times; the attacker who observes exactly those outputs has the Pufferfish log-ratio::
 
     log [ Σ_{D∈supp θ(·|s1)} θ(D|s1) Π_i P(ω_i|D)^{c_i} / Σ_{D∈supp θ(·|s2)} θ(D|s2) Π_i P(ω_i|D)^{c_i} ]
 

@@ -11,7 +11,7 @@ The proof (Appendix C) lets the curator run the mechanisms ``r`` times with outp
 and lets ``r → ∞`` (a weighted L_p norm tends to the max over the datasets of *positive* prior
 weight), which yields, for each prior θ, each ordered pair and each ``D* ∈ supp θ(·|s1)``, the
 primal program over the outputs ω_i (of all mechanisms, ranges made disjoint by tagging each output
-with its mechanism's name)
+with its mechanism's name)::
 
     max ε0   s.t.  α ∈ simplex,  Σ_i α_i log(P(ω_i|D*) / P(ω_i|D_ℓ)) >= ε0   for D_ℓ ∈ supp θ(·|s2)
 

@@ -20,8 +20,9 @@ are sums over the prior's support, so they split over any partition of it:
 The order of first appearance of kernel keys over the blocks (in prior order, then block order) is
 the order in which a one-pass audit meets them, so the kernel table built from one representative
 dataset per key has the same outputs in the same order and the same denominator, and every level,
-witness and tie-break is the same, bit for bit, as :func:`~pufferfish.verify.privacy.pufferfish.
-pufferfish_level` and :func:`~pufferfish.verify.privacy.leakage.leakage` on the whole universe
+witness and tie-break is the same, bit for bit, as
+:func:`~pufferfish.verify.privacy.pufferfish.pufferfish_level` and
+:func:`~pufferfish.verify.privacy.leakage.leakage` on the whole universe
 (tests compare them on many models).  Memory per task is bounded by its block; the driver keeps
 ``O(#signatures·#keys)`` integers per prior and mechanism.
 

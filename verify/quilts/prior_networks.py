@@ -44,6 +44,7 @@ from pufferfish.models.priors import IndependentPrior, IntervalFamily, MarkovPri
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
 
 GRAPHS = ("no edges", "chain", "complete")
+"""The graphs a prior family may factorise over, sparsest first (the module docstring)."""
 
 
 def network_graph(priors: Mapping[str, PriorLike]) -> str:

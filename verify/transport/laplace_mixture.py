@@ -1,7 +1,7 @@
 """Exact privacy of Laplace-noise mechanisms on finitely many query values.
 
 A mechanism that releases ``F(X) + Z`` with ``Z ~ Lap(σ)`` (density ``e^{-|z|/σ} / 2σ``) and ``F``
-taking finitely many rational values has, given a secret ``s`` and a prior θ, the output density
+taking finitely many rational values has, given a secret ``s`` and a prior θ, the output density::
 
     f(w) = Σ_v P(v) · e^{-|w - v|/σ} / 2σ,          P(v) = Pr[F(X) = v | s, θ],
 
