@@ -88,7 +88,10 @@ class JsonBool:
 
 
 TRUE = JsonBool(True)
+"""JSON ``true`` as the toolkit holds it."""
+
 FALSE = JsonBool(False)
+"""JSON ``false`` as the toolkit holds it."""
 
 
 def canonical_value(value: object, path: str = "") -> object:
