@@ -454,7 +454,10 @@ class ModelReader:
         elif kind == "program":  # runs the named file's code (docs/programs.md)
             program = load_program(raw["file"], raw["function"], self.base, kpath)
             source = (os.path.realpath(os.path.join(self.base or ".", raw["file"])), raw["function"])
-            mechanism = ProgramMechanism(name, program, raw.get("arguments", {}), source=source)
+            reads = None if "reads" not in raw else [
+                universe.index(a, f"{kpath}.reads.{k}") for k, a in enumerate(raw["reads"])]
+            mechanism = ProgramMechanism(name, program, raw.get("arguments", {}), reads=reads,
+                                         read_names=raw.get("reads"), source=source)
         else:
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mapping: dict = {}

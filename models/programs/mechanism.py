@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pufferfish.models.distribution import Distribution
@@ -40,14 +40,24 @@ __all__ = ["ProgramMechanism", "load_program"]
 class ProgramMechanism(Mechanism):
     """The mechanism ``D ↦ law of program(D, **arguments)`` (module docstring).
 
+    ``reads`` (attribute positions, optional; ``read_names`` their names, for writing the model
+    back) restricts what the program sees: it is given only those values, in that order, so datasets that agree on them share one run of the enumeration
+    (they are the mechanism's :meth:`kernel_key`) — by construction, not by the author's word.
     ``source`` is ``(file, function)`` when the program was named by a model file (it is then
     written back the same way, and a worker process reloads it from the file); a function given
     from Python cannot be written to a model file.
+
+    >>> from pufferfish.models.programs import coin
+    >>> first = ProgramMechanism("first", lambda data: data[0] if coin("3/4") else 1 - data[0],
+    ...                          reads=[0])
+    >>> first.kernel_key((1, 0, 1)), first.distribution((1, 0, 1)) is first.distribution((1, 1, 0))
+    ((1,), True)
     """
 
     def __init__(self, name: str, program: Callable, arguments: Mapping[str, object] | None = None,
-                 *, source: tuple[str, str] | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                 max_runs: int = DEFAULT_MAX_RUNS) -> None:
+                 *, reads: Sequence[int] | None = None, read_names: Sequence[str] | None = None,
+                 source: tuple[str, str] | None = None,
+                 max_steps: int = DEFAULT_MAX_STEPS, max_runs: int = DEFAULT_MAX_RUNS) -> None:
         super().__init__(name)
         if not callable(program):
             raise ModelError(f"a program must be a Python function, got {program!r}",
@@ -55,10 +65,16 @@ class ProgramMechanism(Mechanism):
         self.program = program
         self.arguments = dict(arguments or {})
         self.source = source
+        self.reads = None if reads is None else tuple(reads)
+        self.read_names = read_names
         self.max_steps, self.max_runs = max_steps, max_runs
 
+    def kernel_key(self, dataset: Dataset) -> Dataset:
+        """The values the program reads (all of the dataset unless ``reads`` says otherwise)."""
+        return dataset if self.reads is None else tuple(dataset[i] for i in self.reads)
+
     def _compute(self, dataset: Dataset) -> Distribution:
-        return program_distribution(self.program, dataset, self.arguments,
+        return program_distribution(self.program, self.kernel_key(dataset), self.arguments,
                                     name=f"{self.name} ({self._label()})",
                                     max_steps=self.max_steps, max_runs=self.max_runs)
 
@@ -75,23 +91,26 @@ class ProgramMechanism(Mechanism):
         body: dict = {"file": self.source[0], "function": self.source[1]}
         if self.arguments:
             body["arguments"] = self.arguments
+        if self.reads is not None:
+            body["reads"] = list(self.read_names or self.reads)
         return {"program": body}
 
     def __reduce__(self):
         if self.source is None:
             return (ProgramMechanism, (self.name, self.program, self.arguments),
-                    {"max_steps": self.max_steps, "max_runs": self.max_runs})
-        return (_reloaded, (self.name, self.source, self.arguments, self.max_steps, self.max_runs))
+                    {"max_steps": self.max_steps, "max_runs": self.max_runs, "reads": self.reads})
+        return (_reloaded, (self.name, self.source, self.arguments, self.max_steps, self.max_runs,
+                            self.reads))
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
 
 
 def _reloaded(name: str, source: tuple[str, str], arguments: dict, max_steps: int,
-              max_runs: int) -> ProgramMechanism:
+              max_runs: int, reads: tuple[int, ...] | None) -> ProgramMechanism:
     program = load_program(source[0], source[1])
-    return ProgramMechanism(name, program, arguments, source=source, max_steps=max_steps,
-                            max_runs=max_runs)
+    return ProgramMechanism(name, program, arguments, reads=reads, source=source,
+                            max_steps=max_steps, max_runs=max_runs)
 
 
 _MODULES: dict[str, object] = {}

@@ -284,3 +284,26 @@ def test_command_line_reports_a_failing_program_without_a_traceback(tmp_path, ca
     err = capsys.readouterr().err
     assert "ZeroDivisionError" in err and "dataset [1]" in err and "p.py, line 2" in err
     assert "Traceback" not in err
+
+
+def test_reads_gives_the_program_only_those_values_and_shares_runs(tmp_path):
+    (tmp_path / "p.py").write_text(
+        "from pufferfish.models.programs import coin\n"
+        "def first(data):\n"
+        "    assert len(data) == 1\n"
+        "    return data[0] if coin('3/4') else 1 - data[0]\n")
+    model = pufferfish.models.files.pufferfish_file.parse_model(
+        {"pufferfish_model": 1, "attributes": ["x", "y"], "domain": [0, 1], "datasets": "all",
+         "priors": {"u": {"uniform": True}}, "secrets": {}, "entry_pairs": True,
+         "mechanisms": {"m": {"program": {"file": "p.py", "function": "first", "reads": ["x"]}}}},
+        base=tmp_path)
+    mechanism = model.mechanisms["m"]
+    assert mechanism.distribution((1, 0)) is mechanism.distribution((1, 1))
+    assert pufferfish.dp_level(model, "m").epsilon == "log(3)"
+    assert mechanism.to_dict()["program"]["reads"] == ["x"]
+    with pytest.raises(ModelError, match="unknown attribute 'z'"):
+        pufferfish.models.files.pufferfish_file.parse_model(
+            {"pufferfish_model": 1, "attributes": ["x"], "domain": [0, 1], "datasets": "all",
+             "priors": {"u": {"uniform": True}}, "secrets": {}, "entry_pairs": True,
+             "mechanisms": {"m": {"program": {"file": "p.py", "function": "first",
+                                              "reads": ["z"]}}}}, base=tmp_path)
