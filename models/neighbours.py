@@ -56,6 +56,7 @@ from itertools import product as cartesian
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.models.universe import Dataset, Universe, Value
+from pufferfish.models.values import canonical_value
 
 DEFAULT_MAX_PAIRS = 10**7
 """Default limit on the ordered pairs of datasets one scan of a relation examines
@@ -409,7 +410,7 @@ class ListedPairs(ScannedRelation):
         seen: dict[frozenset, int] = {}
         for k, pair in enumerate(self.pairs):
             for j, dataset in enumerate(pair):
-                _require_dataset(universe, dataset, join_path(path, "pairs", k, j))
+                universe.require_dataset(dataset, join_path(path, "pairs", k, j))
             if pair[0] == pair[1]:
                 raise ModelError(f"a dataset is not its own neighbour: pair {k} lists "
                                  f"{list(pair[0])} twice", join_path(path, "pairs", k))
@@ -432,20 +433,14 @@ class ListedPairs(ScannedRelation):
         return list(dict.fromkeys(d for pair in self.pairs for d in pair))
 
 
-def _require_dataset(universe: Universe, dataset: object, path: str) -> None:
-    if not isinstance(dataset, tuple) or len(dataset) != universe.width:
-        raise ModelError(f"a dataset must list {universe.width} values (one per attribute)", path)
-    for name, value, domain in zip(universe.attributes, dataset, universe.domains):
-        if value not in domain:
-            raise ModelError(f"value {value!r} of attribute {name!r} is not in its domain "
-                             f"{list(domain)}", path)
-    if dataset not in universe:
-        raise ModelError(f"dataset {list(dataset)} is not in the universe (the explicit "
-                         f"'datasets' list)", path)
-
-
 def _dataset(raw: object) -> object:
-    return tuple(raw) if isinstance(raw, list | tuple) else raw
+    """A listed dataset in canonical form (checked against the universe by ``check``)."""
+    if not isinstance(raw, list | tuple):
+        return raw
+    try:
+        return canonical_value(tuple(raw))
+    except ModelError:
+        return tuple(raw)  # ``check`` refuses it with its location
 
 
 def parse_neighbours(spec: object, universe: Universe, path: str = "neighbours"

@@ -57,14 +57,10 @@ class Universe:
             raise ModelError(f"{len(self.domains)} domains for {len(self.attributes)} attributes",
                              "domain")
         # Domain values and listed datasets compare as JSON values (true is not 1):
-        # models/values.py.
+        # models/values.py (listed datasets are made canonical below).
         object.__setattr__(self, "domains", tuple(
             tuple(canonical_value(v, f"domain.{name}") for v in domain)
             for name, domain in zip(self.attributes, self.domains)))
-        if self.explicit is not None:
-            object.__setattr__(self, "explicit", tuple(
-                canonical_value(d, f"datasets.{k}") if isinstance(d, tuple) else d
-                for k, d in enumerate(self.explicit)))
         for name, domain in zip(self.attributes, self.domains):
             if not domain:
                 raise ModelError(f"attribute {name!r} has an empty domain", f"domain.{name}")
@@ -77,14 +73,15 @@ class Universe:
             raise ModelError("records must partition the attributes (each attribute in exactly one"
                              " record)", "records")
         if self.explicit is not None:
-            seen: set = set()
-            for k, dataset in enumerate(self.explicit):
-                self._check_dataset(dataset, f"datasets.{k}")
+            seen: dict = {}
+            for k, raw in enumerate(self.explicit):
+                dataset = self._check_dataset(raw, f"datasets.{k}")
                 if dataset in seen:
                     raise ModelError(f"dataset {list(dataset)} is listed twice", f"datasets.{k}")
-                seen.add(dataset)
+                seen[dataset] = None
             if not self.explicit:
                 raise ModelError("the explicit list of datasets is empty", "datasets")
+            object.__setattr__(self, "explicit", tuple(seen))
             object.__setattr__(self, "_explicit_set", frozenset(seen))
 
     @classmethod
@@ -155,13 +152,30 @@ class Universe:
                 return record
         raise KeyError(attribute_index)
 
-    def _check_dataset(self, dataset: object, path: str) -> None:
-        if not isinstance(dataset, tuple) or len(dataset) != self.width:
+    def require_dataset(self, raw: object, path: str = "") -> Dataset:
+        """``raw`` (a list or tuple of values) as a dataset of this universe, in canonical form
+        (:mod:`pufferfish.models.values`); refused at ``path`` when its length is not the number
+        of attributes, a value is outside its attribute's domain, or an explicit universe does
+        not list it."""
+        dataset = self._check_dataset(raw, path)
+        if self.explicit is not None and dataset not in self._explicit_set:
+            raise ModelError(f"dataset {list(dataset)} is not in the universe (the explicit "
+                             f"'datasets' list)", path)
+        return dataset
+
+    def _check_dataset(self, raw: object, path: str) -> Dataset:
+        """``raw`` canonical, checked value by value against the domains."""
+        if not isinstance(raw, list | tuple):
             raise ModelError(f"a dataset must list {self.width} values (one per attribute)", path)
+        dataset = canonical_value(tuple(raw), path)
+        if len(dataset) != self.width:
+            raise ModelError(f"a dataset must list {self.width} values (one per attribute), "
+                             f"this one has {len(dataset)}", path)
         for name, value, domain in zip(self.attributes, dataset, self.domains):
             if value not in domain:
                 raise ModelError(f"value {value!r} of attribute {name!r} is not in its domain "
                                  f"{list(domain)}", path)
+        return dataset
 
 
 def hamming(first: Dataset, second: Dataset) -> int:

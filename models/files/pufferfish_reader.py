@@ -134,19 +134,7 @@ class ModelReader:
 
     def _dataset(self, raw: Sequence, path: str) -> Dataset:
         """A JSON dataset, checked to be in the universe."""
-        universe = self.universe
-        dataset = canonical_value(tuple(raw), path)
-        if len(dataset) != universe.width:
-            raise ModelError(f"a dataset must list {universe.width} values (one per attribute), "
-                             f"this one has {len(dataset)}", path)
-        for name, value, domain in zip(universe.attributes, dataset, universe.domains):
-            if value not in domain:
-                raise ModelError(f"value {value!r} of attribute {name!r} is not in its domain "
-                                 f"{list(domain)}", path)
-        if dataset not in universe:
-            raise ModelError(f"dataset {list(dataset)} is not in the universe (the explicit "
-                             f"'datasets' list)", path)
-        return dataset
+        return self.universe.require_dataset(raw, path)
 
     def _value(self, key: str, position: int, path: str) -> Value:
         """The domain value of attribute ``position`` whose text is ``key``."""
