@@ -326,11 +326,10 @@ def _compare(left: Noisy, right: object, at_least: bool) -> bool:
         raise CycleError(f"comparing {left!r} with {right!r} would make the comparisons between "
                          f"noise values cyclic; the exact engine sums forests of comparisons")
     if len(feasible) == 1:
-        value, constraint = feasible[0]
-        if constraint[0] == "difference" and noise.connected(constraint[1], constraint[2]):
-            return value  # implied by the constraints already taken (the other is impossible)
-    else:
-        value, constraint = feasible[run.decide(2)]
+        # The other outcome is proved impossible (bound propagation is sound), so this one is
+        # implied by the constraints already taken: adding it would change nothing.
+        return feasible[0][0]
+    value, constraint = feasible[run.decide(2)]
     if constraint[0] == "unary":
         noise.constrain_value(*constraint[1:])
     else:
