@@ -59,7 +59,7 @@ class NoiseConstraints:
     >>> nu = noise.add_variable(ExpPoly.two_sided_geometric(Fraction(1, 2)), None, None)
     >>> noise.constrain_difference(nu, rho, 1, None)      # ν ≥ ρ + 1
     >>> noise.probability()                                # Pr[ν − ρ ≥ 1]
-    Fraction(2, 5)
+    Fraction(11, 27)
     """
 
     def __init__(self) -> None:
