@@ -3,8 +3,9 @@ result objects, the command line and the figure and experiment drivers of
 :mod:`pufferfish.proofs_check`.
 
 Every result object with an ``explain()`` report derives from :class:`Explained`: its ``repr`` is
-one line (the report's first line; the full report is ``explain()``) and notebooks show the whole
-report (``_repr_html_``).
+one line (the report's first line; the full report is ``explain()``) and notebooks show an HTML
+view (``_repr_html_``): real tables for the main results (:mod:`pufferfish.verify.html_views`, built
+from :func:`html_table` and :func:`html_view`), the text report otherwise.
 
 >>> print(table(["a", "b"], [[1, "x"]]))
 a  b
@@ -20,7 +21,8 @@ import html
 import sys
 from collections.abc import Sequence
 
-__all__ = ["table", "compact", "Progress", "set_progress_visible", "Explained"]
+__all__ = ["table", "compact", "Progress", "set_progress_visible", "Explained", "html_table",
+           "html_view"]
 
 
 class Explained:
@@ -49,6 +51,43 @@ class Explained:
 
     def _repr_html_(self) -> str:
         return f"<pre>{html.escape(self.explain())}</pre>"
+
+
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[object]], limit: int = 60) -> str:
+    """An HTML table with a header row; every cell is escaped, and a cell longer than ``limit``
+    characters is shortened (:func:`compact`) with its whole text in the cell's ``title``.
+
+    >>> html_table(["output", "p"], [["<0>", "1/2"]])
+    '<table><thead><tr><th>output</th><th>p</th></tr></thead><tbody><tr><td>&lt;0&gt;</td><td>1/2</td></tr></tbody></table>'
+    """
+    def cell(tag: str, value: object) -> str:
+        text = str(value)
+        if len(text) <= limit:
+            return f"<{tag}>{html.escape(text)}</{tag}>"
+        return (f'<{tag} title="{html.escape(text)}">{html.escape(compact(text, limit))}'
+                f"</{tag}>")
+
+    head = "".join(cell("th", h) for h in headers)
+    body = "".join("<tr>" + "".join(cell("td", c) for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def html_view(heading: str, *parts: str | Sequence[str]) -> str:
+    """An HTML view of a result: a bold ``heading`` (escaped), then each part in order — a
+    string is HTML already (a table), a sequence of strings is a list of escaped lines (empty
+    sequences are left out).
+
+    >>> html_view("level log(3) < 2", ["note: a & b"])
+    '<div class="pufferfish-result"><p><strong>level log(3) &lt; 2</strong></p><ul><li>note: a &amp; b</li></ul></div>'
+    """
+    body = [f"<p><strong>{html.escape(heading)}</strong></p>"]
+    for part in parts:
+        if isinstance(part, str):
+            body.append(part)
+        elif part:
+            body.append("<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in part)
+                        + "</ul>")
+    return '<div class="pufferfish-result">' + "".join(body) + "</div>"
 
 _progress_visible = True
 
