@@ -1,6 +1,5 @@
-"""Plain-text tables, a terminal progress line, and the display of result objects: shared by the
-result objects, the command line and the figure and experiment drivers of
-:mod:`pufferfish.proofs_check`.
+"""Plain-text tables, progress lines, and the display of result objects: shared by the result
+objects, the command line and the figure and experiment drivers of :mod:`pufferfish.proofs_check`.
 
 Every result object with an ``explain()`` report derives from :class:`Explained`: its ``repr`` is
 one line (the report's first line; the full report is ``explain()``) and notebooks show an HTML
@@ -19,10 +18,12 @@ from __future__ import annotations
 
 import html
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
-__all__ = ["table", "compact", "Progress", "set_progress_visible", "Explained", "html_table",
-           "html_view"]
+__all__ = ["table", "compact", "Progress", "PROGRESS_INTERVAL", "set_progress_visible",
+           "Explained", "html_table", "html_view"]
 
 
 class Explained:
@@ -89,12 +90,17 @@ def html_view(heading: str, *parts: str | Sequence[str]) -> str:
                         + "</ul>")
     return '<div class="pufferfish-result">' + "".join(body) + "</div>"
 
+
 _progress_visible = True
+
+PROGRESS_INTERVAL = 5.0
+"""Seconds between two plain progress lines (off a terminal; :class:`Progress`)."""
 
 
 def set_progress_visible(visible: bool) -> None:
     """Allow (``True``, the default) or forbid progress lines; the command line's ``--quiet``
-    forbids them.  Even when allowed, a line is drawn only when stderr is a terminal."""
+    forbids them.  When allowed, a terminal shows a line redrawn in place, and any other stderr
+    a plain line every few seconds on long work (:class:`Progress`)."""
     global _progress_visible
     _progress_visible = visible
 
@@ -114,21 +120,53 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 class Progress:
-    """A one-line progress indicator on stderr, drawn (with ``\\r``) only when stderr is a
-    terminal and progress is visible (:func:`set_progress_visible`)."""
+    """A progress indicator on stderr (or ``stream``), shown only when progress is visible
+    (:func:`set_progress_visible`; the command line's ``--quiet`` hides it) and there is more
+    than one step.
 
-    def __init__(self, total: int, label: str) -> None:
+    On a terminal, one line redrawn in place (with ``\\r``).  Elsewhere — a log file, CI, a
+    notebook — a plain line ``label: done/total what`` at most every ``interval`` seconds
+    (default :data:`PROGRESS_INTERVAL`), the first once the work has run that long, and a last
+    one when it ends; work shorter than ``interval`` writes nothing.  ``clock`` (seconds; default
+    :func:`time.monotonic`) is for tests.
+
+    >>> import io
+    >>> log, times = io.StringIO(), iter([0, 1, 6, 8, 12, 13])
+    >>> bar = Progress(5, "claims", stream=log, clock=lambda: next(times))
+    >>> for claim in ["a", "b", "c", "d", "e"]:
+    ...     bar.step(claim)
+    >>> bar.close()
+    >>> print(log.getvalue(), end="")
+    claims: 2/5 b
+    claims: 4/5 d
+    claims: 5/5 done
+    """
+
+    def __init__(self, total: int, label: str, *, stream: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 interval: float | None = None) -> None:
         self.total, self.label, self.done = total, label, 0
-        self.enabled = _progress_visible and sys.stderr.isatty() and total > 1
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = _progress_visible and total > 1
+        self.terminal = self.enabled and self.stream.isatty()
+        self.clock = clock
+        self.interval = PROGRESS_INTERVAL if interval is None else interval
+        self._last = clock() if self.enabled and not self.terminal else 0.0
+        self._shown = self._closed = False
 
     def step(self, what: str = "") -> None:
         self.done += 1
-        if self.enabled:
+        if self.terminal:
             width = 24
             filled = width * min(self.done, self.total) // max(self.total, 1)
-            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done}/{self.total} {what[:40]:<40}")
-            sys.stderr.flush()
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                              f"{self.done}/{self.total} {what[:40]:<40}")
+            self.stream.flush()
+        elif self.enabled and not self._closed:
+            now = self.clock()
+            if now - self._last >= self.interval:
+                self._last, self._shown = now, True
+                self._line(what)
 
     def update(self, done: int, what: str = "") -> None:
         """Show ``done`` of ``total`` (for callers that report counts rather than steps)."""
@@ -136,6 +174,15 @@ class Progress:
         self.step(what)
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 100 + "\r")
-            sys.stderr.flush()
+        """Clear the terminal line; elsewhere, end a shown progress with a last line (once)."""
+        if self.terminal:
+            self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.flush()
+        elif self._shown and not self._closed:
+            self._line("done")
+        self._closed = True
+
+    def _line(self, what: str) -> None:
+        self.stream.write(f"{self.label}: {min(self.done, self.total)}/{self.total} "
+                          f"{what[:60]}".rstrip() + "\n")
+        self.stream.flush()
