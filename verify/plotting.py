@@ -1,7 +1,8 @@
 """Figures without global state, shared by the command line and notebooks: every plotting
 function of the toolkit draws on a :class:`matplotlib.figure.Figure` made here (an Agg canvas:
 no screen, no pyplot, the user's backend left alone), returns it, and writes it to a file only
-when given a path.  In a notebook the returned figure is shown; on the command line it is saved.
+when given a path.  In a notebook the returned figure is shown (as a PNG image, even when pyplot
+was never imported: :func:`new_figure`); on the command line it is saved.
 
 The plotting functions: :func:`pufferfish.verify.symbolic.plot.plot_region` (``region --out``),
 :func:`pufferfish.verify.design.figure.plot_loss_curves` (``design --compare``), and in
@@ -15,10 +16,13 @@ The plotting functions: :func:`pufferfish.verify.symbolic.plot.plot_region` (``r
 [1, 0]
 >>> finish(figure) is figure                   # no path: nothing is written
 True
+>>> figure._repr_png_()[:4]                     # what a notebook shows
+b'\x89PNG'
 """
 
 from __future__ import annotations
 
+import io
 import os
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -27,9 +31,21 @@ from matplotlib.figure import Figure
 __all__ = ["new_figure", "finish"]
 
 
+class _NotebookFigure(Figure):
+    """A figure that IPython and Jupyter show as a PNG image (``_repr_png_``) without pyplot's
+    inline backend; where that backend is active, its own display is used instead.  (Private:
+    matplotlib generates a ``set`` method for every subclass, whose docstring is matplotlib's.)"""
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", bbox_inches="tight")
+        return buffer.getvalue()
+
+
 def new_figure(figsize: tuple[float, float]) -> Figure:
-    """An empty figure of ``figsize`` inches on an Agg canvas (nothing global is touched)."""
-    figure = Figure(figsize=figsize)
+    """An empty figure of ``figsize`` inches on an Agg canvas (nothing global is touched), which
+    a notebook shows as a PNG image."""
+    figure = _NotebookFigure(figsize=figsize)
     FigureCanvasAgg(figure)
     return figure
 

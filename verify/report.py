@@ -128,7 +128,7 @@ class Progress:
     notebook — a plain line ``label: done/total what`` at most every ``interval`` seconds
     (default :data:`PROGRESS_INTERVAL`), the first once the work has run that long, and a last
     one when it ends; work shorter than ``interval`` writes nothing.  ``clock`` (seconds; default
-    :func:`time.monotonic`) is for tests.
+    ``time.monotonic``) is for tests.
 
     >>> import io
     >>> log, times = io.StringIO(), iter([0, 1, 6, 8, 12, 13])

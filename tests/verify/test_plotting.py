@@ -53,6 +53,7 @@ def test_a_plot_returns_its_figure_and_saves_only_when_asked(plot, tmp_path, mon
     backend = matplotlib.get_backend()
     figure = plot()
     assert isinstance(figure, Figure) and figure.axes
+    assert figure._repr_png_()[:8] == b"\x89PNG\r\n\x1a\n"      # a notebook shows it
     assert list(tmp_path.iterdir()) == []
     assert matplotlib.get_backend() == backend
     if "matplotlib.pyplot" in sys.modules:
