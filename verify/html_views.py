@@ -64,7 +64,7 @@ def audit_html(audit, source: str = "the model") -> str:
     """The HTML view of a :class:`~pufferfish.verify.privacy.audit.ModelAudit`: one row per
     mechanism (Pufferfish ε, ≈, the DP ε of each neighbour relation, leakage, the budget
     verdicts) and one for the joint release; the worst cases below; then the notes and the
-    verdict of each budget."""
+    verdict of each budget (the module's example)."""
     relations: list[str] = []
     for m in audit.mechanisms:
         relations += [d.relation for d in m.dp if d.relation not in relations]
@@ -121,7 +121,13 @@ def audit_html(audit, source: str = "the model") -> str:
 def pufferfish_html(result) -> str:
     """The HTML view of a :class:`~pufferfish.verify.privacy.pufferfish.PufferfishResult`: the
     level and budget verdict, then the worst ratio of every ordered secret pair and prior (the
-    witness first)."""
+    witness first).
+
+    >>> from pufferfish.api import pufferfish_level
+    >>> page = pufferfish_html(pufferfish_level("quickstart.json", "rr", epsilon="log(3)"))
+    >>> page.count("<tr>"), "<td>log(12)</td>" in page          # header and 4 directions
+    (5, True)
+    """
     if result.vacuous:
         heading = f"{result.mechanism}: Pufferfish level vacuous (no secret pair applies)"
     else:
@@ -145,7 +151,13 @@ def pufferfish_html(result) -> str:
 
 def dp_html(result) -> str:
     """The HTML view of a :class:`~pufferfish.verify.privacy.dp.DPResult`: the level, the
-    neighbour relation, the pairs compared, the budget verdict and the worst pair."""
+    neighbour relation, the pairs compared, the budget verdict and the worst pair.
+
+    >>> from pufferfish.api import dp_level
+    >>> page = dp_html(dp_level("quickstart.json", "rr", epsilon="log(2)"))
+    >>> "<td>log(3)</td>" in page, "<td>VIOLATED</td>" in page
+    (True, True)
+    """
     rows = [["mechanism", result.mechanism], ["neighbours", result.relation],
             ["DP ε", result.epsilon], ["≈", _approx(result.max_ratio)],
             ["neighbouring pairs compared", f"{result.pairs_checked:,}"]]
@@ -164,7 +176,13 @@ def dp_html(result) -> str:
 def composition_report_html(report) -> str:
     """The HTML view of a :class:`~pufferfish.verify.nfc.report.CompositionReport`: the
     certified NfC value and verdict, the worst program, the attack's releases, each mechanism's
-    single-run level (the premise of Theorem 4) and the levels of repeated runs."""
+    single-run level (the premise of Theorem 4) and the levels of repeated runs.
+
+    >>> from pufferfish.api import composes
+    >>> page = composition_report_html(composes("hidden_coin.json", "0", runs=2))
+    >>> page.count("<table>"), "<td>log(4/3)</td>" in page
+    (4, True)
+    """
     result = report.result
     heading = (f"NfC value of {', '.join(result.mechanisms)} in [{result.lower!r}, "
                f"{result.upper!r}] (certified; {len(result.programs)} programs)")

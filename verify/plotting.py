@@ -44,7 +44,11 @@ class _NotebookFigure(Figure):
 
 def new_figure(figsize: tuple[float, float]) -> Figure:
     """An empty figure of ``figsize`` inches on an Agg canvas (nothing global is touched), which
-    a notebook shows as a PNG image."""
+    a notebook shows as a PNG image.
+
+    >>> new_figure((4, 3)).get_size_inches().tolist()
+    [4.0, 3.0]
+    """
     figure = _NotebookFigure(figsize=figsize)
     FigureCanvasAgg(figure)
     return figure
@@ -53,7 +57,13 @@ def new_figure(figsize: tuple[float, float]) -> Figure:
 def finish(figure: Figure, path: str | os.PathLike | None = None, *, dpi: float | None = None,
            tight: bool = False) -> Figure:
     """Lay ``figure`` out (``tight``: :meth:`~matplotlib.figure.Figure.tight_layout`), write it
-    to ``path`` when one is given (the format from the extension), and return it."""
+    to ``path`` when one is given (the format from the extension), and return it.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "empty.svg")
+    >>> finish(new_figure((2, 2)), path) is not None, open(path).read().startswith("<?xml")
+    (True, True)
+    """
     if tight:
         figure.tight_layout()
     if path is not None:

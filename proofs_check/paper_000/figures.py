@@ -66,7 +66,13 @@ def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]],
                 path: str | None = None, title: str = "a(b)-influence curves",
                 ylabel: str = "a(b)", log_y: bool = False):
     """Draw ``(label, b values, a values)`` series; write them to ``path`` when one is given
-    (format from the extension); return the :class:`matplotlib.figure.Figure`."""
+    (format from the extension); return the :class:`matplotlib.figure.Figure`.  Infinite values
+    are left out.
+
+    >>> figure = plot_curves([("a(b)", [0, 1, 2], [math.inf, 1.0, 0.5])], title="one curve")
+    >>> figure.axes[0].get_lines()[0].get_xdata().tolist()
+    [1, 2]
+    """
     if path is not None and not str(path).lower().endswith((".png", ".svg", ".pdf")):
         raise ModelError("the plot file must end in .png, .svg or .pdf", "--plot")
     # imported here: loading the claims needs no plotting library
@@ -89,7 +95,15 @@ def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]],
 
 def plot_influence_curve(curve, path: str | None = None, title: str = "a(b)-influence curve"):
     """Plot one :class:`pufferfish.verify.influence.curves.InfluenceCurve` (exact values at
-    their midpoints); written to ``path`` when one is given; returns the figure."""
+    their midpoints); written to ``path`` when one is given; returns the figure.
+
+    >>> from pufferfish.examples import example_path
+    >>> from pufferfish.models.files.pufferfish_file import load_model
+    >>> from pufferfish.verify.influence.curves import influence_curve
+    >>> curve = influence_curve(load_model(example_path("influence_table.json")), max_b=2)
+    >>> plot_influence_curve(curve).axes[0].get_title()
+    'a(b)-influence curve'
+    """
     bs = [p.b for p in curve.points]
     values = [math.inf if p.max_ratio == INFINITY else _mid(p.max_ratio) for p in curve.points]
     return plot_curves([("a(b)", bs, values)], path, title)
@@ -117,7 +131,11 @@ def figure_2a(path: str, length: int = 41, max_b: int = 20,
 def plot_figure_2a(path: str | None = None, *, length: int = 41, max_b: int = 20,
                    chains: Sequence[tuple[Fraction, Fraction]] = FIGURE_2A_CHAINS,
                    engine: Engine | None = None):
-    """Figure 2(a) as a figure (:func:`figure_2a`), written to ``path`` when one is given."""
+    """Figure 2(a) as a figure (:func:`figure_2a`), written to ``path`` when one is given.
+
+    >>> plot_figure_2a(length=6, max_b=3, chains=FIGURE_2A_CHAINS[:1]).axes[0].get_xlabel()
+    'b (size of the high-influence set H)'
+    """
     series, _, title = _figure_2a(length, max_b, chains, engine)
     return plot_curves(series, path, title)
 
@@ -158,7 +176,12 @@ def figure_2b(path: str, n: int = 15, gamma: Fraction = Fraction(5), delta: Frac
 def plot_figure_2b(path: str | None = None, *, n: int = 15, gamma: Fraction = Fraction(5),
                    delta: Fraction = Fraction(1, 10), ells: Sequence[Fraction] = FIGURE_2B_ELLS,
                    grid: int = 101, engine: Engine | None = None):
-    """Figure 2(b) as a figure (:func:`figure_2b`), written to ``path`` when one is given."""
+    """Figure 2(b) as a figure (:func:`figure_2b`), written to ``path`` when one is given.
+
+    >>> figure = plot_figure_2b(n=5, ells=[Fraction(1, 2), Fraction(2)], grid=11)
+    >>> [line.get_label() for line in figure.axes[0].get_lines()], figure.axes[0].get_yscale()
+    (['ℓ=0.5', 'ℓ=2'], 'symlog')
+    """
     series, _, title = _figure_2b(n, gamma, delta, ells, grid, engine)
     return plot_curves(series, path, title, log_y=True)
 

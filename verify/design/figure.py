@@ -70,7 +70,12 @@ def plot_loss_curves(curves: dict[str, list[tuple[float, float]]], query: str,
                      path: str | os.PathLike | None = None) -> Figure:
     """The figure of :func:`loss_curves` (expected loss of ``query`` against ε, one line per
     mechanism), written as a PNG to ``path`` when one is given; returns the
-    figure."""
+    figure.
+
+    >>> figure = plot_loss_curves({"optimal Pufferfish": [(0.69, 0.33), (1.1, 0.25)]}, "sum")
+    >>> figure.axes[0].get_lines()[0].get_label()
+    'optimal Pufferfish'
+    """
     figure = new_figure((6.4, 4.2))
     axes = figure.add_subplot()
     for name, points in curves.items():

@@ -30,7 +30,15 @@ def plot_region(result: RegionResult, path: str | Path | None = None) -> Figure:
     """The map of ``result`` (two parameters, ``method == "map"``), written as a PNG to ``path``
     when one is given; ``result`` may also be a
     :class:`pufferfish.verify.symbolic.nfc_region.NfcRegion` (inside: NfC <= ε proved,
-    outside: NfC > ε proved)."""
+    outside: NfC > ε proved).
+
+    >>> from fractions import Fraction
+    >>> from pufferfish.api import nfc_region
+    >>> figure = plot_region(nfc_region("quickstart_parametric.json", "log(3)",
+    ...                                 mechanisms=["rr"], width=Fraction(1, 4)))
+    >>> len(figure.axes[0].patches) > 0
+    True
+    """
     if result.method != "map" or len(result.names) != 2:
         raise ValueError("only a two-parameter map can be drawn")
     figure = new_figure((5.5, 5))
