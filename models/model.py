@@ -8,23 +8,29 @@ the mechanisms to audit; optionally the neighbour relation their DP levels are t
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import Mechanism
-from pufferfish.models.neighbours import NeighbourRelation
+from pufferfish.models.neighbours import NeighbourRelation, parse_neighbours
 from pufferfish.models.priors import IntervalFamily, Prior, PriorLike
 from pufferfish.models.secrets import Secret, SecretPair
-from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe, size_text
 
 
-@dataclass
+@dataclass(repr=False)
 class PufferfishModel:
     """A complete finite Pufferfish instantiation plus the mechanisms under audit.
 
     ``neighbours``: the neighbour relation the model's DP levels are taken under (``None``: the
     audit's default, per-entry and, with multi-attribute records, per-record), checked against
-    the universe.
+    the universe.  Its ``repr`` is one line; notebooks show a summary table (``_repr_html_``).
+
+    >>> from pufferfish.api import load
+    >>> load("quickstart.json")
+    <PufferfishModel: 3 attributes, 8 datasets, priors fair, sticky; 1 secret pair; mechanisms rr, sum>
     """
 
     universe: Universe
@@ -45,6 +51,45 @@ class PufferfishModel:
                 self._check_interval_family(name, family)
         if self.neighbours is not None:
             self.neighbours.check(self.universe, "neighbours")
+
+    @classmethod
+    def build(cls, universe: Universe, priors: Sequence[PriorLike], pairs: Sequence[SecretPair],
+              mechanisms: Sequence[Mechanism] = (), *, description: str = "",
+              neighbours: object = None) -> "PufferfishModel":
+        """A model from lists: ``priors`` and ``mechanisms`` are keyed by their own names (which
+        must differ), the secrets are those of the ``pairs``, and ``neighbours`` is a relation in
+        any form :func:`~pufferfish.models.neighbours.parse_neighbours` reads (``"linf:1"``).
+
+        >>> from fractions import Fraction
+        >>> from pufferfish.models import (IndependentPrior, MarkovPrior, RandomizedResponse,
+        ...                                Universe, entry_pairs)
+        >>> u = Universe.product(["x1", "x2", "x3"], [[0, 1]] * 3)
+        >>> fair = IndependentPrior.iid("fair", u, {0: "1/2", 1: "1/2"})
+        >>> sticky = MarkovPrior.homogeneous("sticky", u, {0: "1/2", 1: "1/2"},
+        ...                                  {0: {0: "9/10", 1: "1/10"}, 1: {0: "1/10", 1: "9/10"}})
+        >>> PufferfishModel.build(u, [fair, sticky], entry_pairs(u)[:1],
+        ...                       [RandomizedResponse("rr", u, Fraction(3, 4))])
+        <PufferfishModel: 3 attributes, 8 datasets, priors fair, sticky; 1 secret pair; mechanisms rr>
+        """
+        named_priors: dict[str, PriorLike] = {}
+        for prior in priors:
+            if prior.name in named_priors:
+                raise ModelError(f"two priors are called {prior.name!r}", "priors")
+            named_priors[prior.name] = prior
+        named_mechanisms: dict[str, Mechanism] = {}
+        for mechanism in mechanisms:
+            if mechanism.name in named_mechanisms:
+                raise ModelError(f"two mechanisms are called {mechanism.name!r}", "mechanisms")
+            named_mechanisms[mechanism.name] = mechanism
+        secrets: dict[str, Secret] = {}
+        for pair in pairs:
+            for secret in (pair.first, pair.second):
+                if secrets.setdefault(secret.name, secret) != secret:
+                    raise ModelError(f"two different secrets are called {secret.name!r}",
+                                     "secrets")
+        relation = None if neighbours is None else parse_neighbours(neighbours, universe)
+        return cls(universe, named_priors, secrets, list(pairs), named_mechanisms, description,
+                   relation)
 
     def _check_interval_family(self, name: str, family: IntervalFamily) -> None:
         """Blocks hold only datasets of their secret, cover them all, and the secrets are disjoint.
@@ -77,6 +122,32 @@ class PufferfishModel:
                 if dataset not in members and self.secrets[secret_name].holds(dataset):
                     raise ModelError(f"the blocks of secret {secret_name!r} do not cover dataset "
                                      f"{list(dataset)}, where it holds", f"{path}.{secret_name}")
+
+    def __repr__(self) -> str:
+        universe = self.universe
+        mechanisms = f"mechanisms {_names(self.mechanisms)}" if self.mechanisms \
+            else "no mechanisms"
+        return (f"<PufferfishModel: {_count(universe.width, 'attribute')}, "
+                f"{size_text(universe.size)} datasets, priors {_names(self.priors)}; "
+                f"{_count(len(self.pairs), 'secret pair')}; {mechanisms}>")
+
+    def _repr_html_(self) -> str:
+        universe = self.universe
+        domains = ("; ".join(f"{a} ∈ {{{', '.join(map(str, d))}}}"
+                             for a, d in zip(universe.attributes, universe.domains)))
+        rows = [("attributes", domains),
+                ("datasets", f"{size_text(universe.size)} "
+                             f"({'the product of the domains' if universe.explicit is None else 'listed'})"),
+                ("priors Θ", ", ".join(f"{n} ({_KINDS.get(type(p).__name__, type(p).__name__)})"
+                                       for n, p in self.priors.items())),
+                ("secret pairs 𝕊", ", ".join(pair.label for pair in self.pairs)),
+                ("mechanisms", ", ".join(self.mechanisms) or "none"),
+                ("neighbours", self.neighbours.label if self.neighbours is not None
+                 else "default (entry, and record with multi-attribute records)")]
+        cells = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(_shorten(v))}</td></tr>"
+                        for k, v in rows)
+        title = html.escape(self.description or "Pufferfish model")
+        return f"<table><caption>{title}</caption><tbody>{cells}</tbody></table>"
 
     @property
     def finite_priors(self) -> dict[str, Prior]:
@@ -111,3 +182,22 @@ class PufferfishModel:
         missing = [n for n, ok in matched.items() if not ok]
         raise ModelError(f"secret {missing[0]!r} matches no dataset of the universe",
                          f"secrets.{missing[0]}")
+
+
+_KINDS = {"TablePrior": "table", "IndependentPrior": "independent", "MarkovPrior": "Markov chain",
+          "UniformPrior": "uniform", "IntervalFamily": "interval family"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _names(names: Sequence[str], limit: int = 4) -> str:
+    """``a, b`` or, beyond ``limit`` names, ``a, b, c, d, … (9)``."""
+    names = list(names)
+    shown = ", ".join(names[:limit])
+    return shown if len(names) <= limit else f"{shown}, … ({len(names)})"
+
+
+def _shorten(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"

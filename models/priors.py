@@ -142,6 +142,21 @@ class IndependentPrior(Prior):
     attributes: tuple[str, ...]
     marginals: tuple[Distribution, ...]
 
+    @classmethod
+    def iid(cls, name: str, attributes: Sequence[str] | Universe,
+            marginal: Distribution | Mapping[Value, object]) -> "IndependentPrior":
+        """Every attribute drawn independently from the same ``marginal`` (a
+        :class:`Distribution` or a mapping value -> exact probability); ``attributes`` are names
+        or a :class:`Universe`, whose attributes are taken.
+
+        >>> fair = IndependentPrior.iid("fair", ["x1", "x2", "x3"], {0: "1/2", 1: "1/2"})
+        >>> fair.probability((0, 1, 1))
+        Fraction(1, 8)
+        """
+        names = tuple(attributes.attributes if isinstance(attributes, Universe) else attributes)
+        law = _law(marginal, f"priors.{name}.independent")
+        return cls(name, names, (law,) * len(names))
+
     def probability(self, dataset: Dataset) -> Fraction:
         p = Fraction(1)
         for value, marginal in zip(dataset, self.marginals):
@@ -205,6 +220,39 @@ class MarkovPrior(Prior):
     initial: Distribution
     transitions: tuple[Mapping[Value, Distribution], ...]
     homogeneous: bool = True
+
+    @classmethod
+    def homogeneous(cls, name: str, attributes: Sequence[str] | Universe,
+                    initial: Distribution | Mapping[Value, object],
+                    transition: Mapping[Value, Distribution | Mapping[Value, object]]
+                    ) -> "MarkovPrior":
+        """A homogeneous chain over ``attributes`` (names, or a :class:`Universe`, whose
+        attributes are taken): ``initial`` the law of the first attribute and ``transition`` the
+        one kernel of every step, value -> law of the next value, as a model file's
+        ``"markov": {"initial": ..., "transition": ...}``.  A law is a :class:`Distribution` or
+        a mapping value -> exact probability (``"9/10"``, ``Fraction``, int; never a float).
+        The chain's values are the kernel's rows: every row must stay among them, and the
+        initial law too (:func:`markov_kernel`).
+
+        >>> sticky = MarkovPrior.homogeneous(
+        ...     "sticky", ["x1", "x2", "x3"], {0: "1/2", 1: "1/2"},
+        ...     {0: {0: "9/10", 1: "1/10"}, 1: {0: "1/10", 1: "9/10"}})
+        >>> sticky.probability((0, 0, 0)), len(sticky.transitions)
+        (Fraction(81, 200), 2)
+        >>> sticky.to_dict()["markov"]["transition"]["0"]
+        {'0': '9/10', '1': '1/10'}
+        """
+        names = tuple(attributes.attributes if isinstance(attributes, Universe) else attributes)
+        path = f"priors.{name}.markov"
+        first = _law(initial, f"{path}.initial")
+        rows = {value: _law(row, join_path(f"{path}.transition", str(value)))
+                for value, row in transition.items()}
+        kernel = markov_kernel(rows, tuple(rows), f"{path}.transition")
+        for value in first.support:
+            if value not in kernel:
+                raise ModelError(f"the initial law gives probability to {value!r}, which has no "
+                                 f"transition row", f"{path}.initial")
+        return cls(name, names, first, (kernel,) * max(0, len(names) - 1), homogeneous=True)
 
     def __post_init__(self) -> None:
         if len(self.transitions) != len(self.attributes) - 1:
@@ -452,6 +500,11 @@ class IntervalFamily:
 
 
 PriorLike = Prior | IntervalFamily
+
+
+def _law(law: Distribution | Mapping[Value, object], path: str) -> Distribution:
+    """``law`` as a :class:`Distribution` (a mapping is checked as one, errors at ``path``)."""
+    return law if isinstance(law, Distribution) else Distribution(law, path)
 
 
 def check_prior_in_universe(prior: Prior, universe: Universe, limit: int, path: str) -> None:

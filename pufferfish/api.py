@@ -57,13 +57,18 @@ def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> Pu
         return source
     if isinstance(source, Mapping):
         return parse_model(dict(source), max_datasets=max_datasets)
+    return load_model(_file(source), max_datasets=max_datasets)
+
+
+def _file(source: str | os.PathLike) -> Path:
+    """The file ``source`` names: a path, else a shipped example's name."""
     path = Path(source)
     if not path.exists() and isinstance(source, str) and os.sep not in source:
         from pufferfish.examples import example_names, example_path
 
         if source in example_names():
             path = example_path(source)
-    return load_model(path, max_datasets=max_datasets)
+    return path
 
 
 def budget(epsilon: BudgetSource):
@@ -260,13 +265,7 @@ def load_parametric(source: str | os.PathLike | Mapping):
 
     if isinstance(source, Mapping):
         return parse_parametric_model(dict(source))
-    path = Path(source)
-    if not path.exists() and isinstance(source, str) and os.sep not in source:
-        from pufferfish.examples import example_names, example_path
-
-        if source in example_names():
-            path = example_path(source)
-    return load_parametric_model(path)
+    return load_parametric_model(_file(source))
 
 
 def symbolic_audit(model, *, max_datasets: int = DEFAULT_MAX_DATASETS):
@@ -284,37 +283,122 @@ def symbolic_audit(model, *, max_datasets: int = DEFAULT_MAX_DATASETS):
 
 
 def region(model, epsilon: BudgetSource, *, mechanism: str | None = None,
-           width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS):
+           set: Mapping[str, object] | Sequence[str] | None = None,
+           joint: Sequence[str] | str | None = None, map: object = None,
+           width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
+           max_outputs: int = DEFAULT_MAX_OUTPUTS):
     """The parameter values where a parametric model meets ε (``pufferfish region``;
     :func:`pufferfish.verify.symbolic.region.budget_region`): exact intervals with algebraic
-    endpoints for one parameter, a certified map of boxes for several.
+    endpoints for one parameter, a certified map of boxes for several.  The options of the
+    command:
+
+    - ``mechanism`` (``--mechanism``): one mechanism; default every mechanism and their joint
+      release;
+    - ``set`` (``--set``): fix some parameters at exact values, ``{"q": "9/10"}`` (or
+      ``["q=9/10"]``); the others stay free;
+    - ``joint`` (``--joint``): the joint release of these mechanisms (``["rr", "sum"]`` or
+      ``"rr,sum"``; ``000_65109fe28ca61d17.txt`` §4);
+    - ``map`` (``--map``, with ``mechanism``): ``mechanism`` followed by a post-processor
+      (§5.2) — a map file's path, its parsed ``{"map": [[output, [[new output, p], ...]], ...]}``
+      or the list alone; ``p`` may use the model's parameters.  The model is then read again
+      with the new mechanism, so give it as a file, a shipped example's name or a dict (or a
+      parametric model without fixed parameters);
+    - ``width`` (``--width``): the boundary layer of a map.
 
     >>> region("quickstart_parametric.json", "log(3)", mechanism="rr",
     ...        width=Fraction(1, 16)).to_dict()["area"]         # of the box [1/2, 1]²
     {'inside': '0', 'outside': '13/128', 'boundary': '19/128'}
+    >>> print(region("quickstart_parametric.json", "log(3)", mechanism="rr",
+    ...              set={"q": "9/10"}).explain().splitlines()[-1])
+      [1/2, root of 320*p**3 - 704*p**2 + 708*p - 243 in [1/2, 2/3]]  (≈ [0.5000, 0.6122])
+    >>> region("quickstart_parametric.json", "log(12)", joint=["rr", "sum"],
+    ...        set={"q": "9/10"}).scope
+    'the joint release of rr, sum'
+    >>> first_bit = [[[a, b, c], [[a, "1"]]] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+    >>> region("quickstart_parametric.json", "log(3)", mechanism="rr", map=first_bit,
+    ...        set={"q": "9/10"}).to_dict()["intervals"]
+    [{'low': {'exact': '1/2', 'approx': 0.5}, 'high': {'exact': '3/4', 'approx': 0.75}}]
     """
+    from pufferfish.models.parametric import add_postprocessed, parse_assignments
     from pufferfish.verify.symbolic.region import budget_region
 
-    if not hasattr(model, "box"):
+    fixed, post_processor = set, map
+    if isinstance(fixed, Mapping):
+        values = dict(fixed)
+    else:
+        values = parse_assignments(list(fixed or []))
+    if isinstance(joint, str):
+        joint = [name.strip() for name in joint.split(",")]
+    if post_processor is not None:
+        from pufferfish.models.errors import ModelError
+
+        if mechanism is None:
+            raise ModelError("map= post-processes one mechanism: give mechanism= too", "map")
+        data, mechanism = add_postprocessed(_parametric_data(model), mechanism,
+                                            _map_data(post_processor))
+        try:
+            model = load_parametric(data)
+        except ModelError as error:
+            if not hasattr(model, "box"):
+                raise
+            raise ModelError(f"map= reads the model again with the new mechanism, and this "
+                             f"model object does not read back ({error.reason}); were some "
+                             f"parameters fixed by restrict()? Give the model's file, name or "
+                             f"dict with set= instead", error.path) from None
+    elif not hasattr(model, "box"):
         model = load_parametric(model)
-    return budget_region(model, budget(epsilon), mechanism, width, max_datasets)
+    if values:
+        model = model.restrict(values)
+    return budget_region(model, budget(epsilon), mechanism, width, max_datasets, max_outputs,
+                         tuple(joint) if joint else None)
+
+
+def _parametric_data(source) -> dict:
+    """The decoded model file of a parametric model given in any form (with ``"parameters"``)."""
+    from pufferfish.models.files.json_io import read_json_file
+
+    if hasattr(source, "box"):
+        return {"parameters": source.box.to_dict(), **source.data}
+    if isinstance(source, Mapping):
+        return dict(source)
+    return read_json_file(_file(source), "model file")
+
+
+def _map_data(source) -> object:
+    """A post-processor as a map file holds it: ``{"map": [...]}``."""
+    from pufferfish.models.files.json_io import read_json_file
+
+    if isinstance(source, Mapping):
+        return dict(source)
+    if isinstance(source, (str, os.PathLike)):
+        return read_json_file(source, "map file")
+    return {"map": list(source)}
 
 
 def nfc_region(model, epsilon: BudgetSource, *, mechanisms: Sequence[str] | None = None,
+               set: Mapping[str, object] | Sequence[str] | None = None,
                width: Fraction | None = None, max_datasets: int = DEFAULT_MAX_DATASETS):
     """Where Theorem 4's necessary condition for linear composition (NfC value ≤ ε) holds over
     the parameters of a parametric model (``pufferfish composes --region``;
     :func:`pufferfish.verify.symbolic.nfc_region.nfc_region`).  Certified numerically: each box
     is decided by LP certificates checked with interval arithmetic over the whole box.
+    ``set`` (``composes --set``) fixes some parameters, as in :func:`region`.
 
     >>> result = nfc_region("quickstart_parametric.json", "log(3)", mechanisms=["rr"],
     ...                     width=Fraction(1, 8))
     >>> result.to_dict()["method"]
     'certified_numerical'
+    >>> nfc_region("quickstart_parametric.json", "log(3)", mechanisms=["rr"], set={"q": "9/10"},
+    ...            width=Fraction(1, 8)).names
+    ('p',)
     """
+    from pufferfish.models.parametric import parse_assignments
     from pufferfish.verify.symbolic.nfc_region import nfc_region as certified_nfc_region
 
     if not hasattr(model, "box"):
         model = load_parametric(model)
+    if set:
+        model = model.restrict(dict(set) if isinstance(set, Mapping) else
+                               parse_assignments(list(set)))
     return certified_nfc_region(model, budget(epsilon), list(mechanisms) if mechanisms else None,
                                 width, max_datasets)

@@ -65,3 +65,54 @@ def test_probabilities_in_a_model_still_refuse_floats():
     data["mechanisms"]["rr"]["per_entry"]["randomized_response"]["keep"] = 0.75
     with pytest.raises(ModelError, match="float"):
         pufferfish.load(data)
+
+
+# --- region: the options of `pufferfish region` ------------------------------------------------
+
+FIRST_BIT = [[[a, b, c], [[a, "1"]]] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+
+
+def _cli_region(capsys, *argv):
+    from pufferfish.cli.main import main
+
+    assert main(["region", str(example_path("quickstart_parametric.json")), *argv, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    return {k: v for k, v in document.items() if k not in ("pufferfish_output", "command")}
+
+
+def test_region_takes_the_options_of_the_command(capsys, tmp_path):
+    (tmp_path / "map.json").write_text(json.dumps({"map": FIRST_BIT}))
+    cases = [
+        (dict(mechanism="rr", set={"q": "9/10"}), ["--mechanism", "rr", "--set", "q=9/10"]),
+        (dict(mechanism="rr", set=["q=9/10"]), ["--mechanism", "rr", "--set", "q=9/10"]),
+        (dict(joint=["rr", "sum"], set={"q": "9/10"}), ["--joint", "rr,sum", "--set", "q=9/10"]),
+        (dict(joint="rr,sum", set={"q": "9/10"}), ["--joint", "rr,sum", "--set", "q=9/10"]),
+        (dict(mechanism="rr", map=tmp_path / "map.json", set={"q": "9/10"}),
+         ["--mechanism", "rr", "--map", str(tmp_path / "map.json"), "--set", "q=9/10"]),
+        (dict(mechanism="rr", map={"map": FIRST_BIT}, width=Fraction(1, 4)),
+         ["--mechanism", "rr", "--map", str(tmp_path / "map.json"), "--width", "1/4"]),
+    ]
+    for options, argv in cases:
+        epsilon = "log(12)" if "joint" in options else "log(3)"
+        result = pufferfish.region("quickstart_parametric.json", epsilon, **options)
+        assert result.to_dict() == _cli_region(capsys, "--epsilon", epsilon, *argv), options
+
+
+def test_region_maps_a_parametric_model_object_and_refuses_what_it_cannot():
+    model = pufferfish.load_parametric("quickstart_parametric.json")
+    result = pufferfish.region(model, "log(3)", mechanism="rr", map=FIRST_BIT, set={"q": "9/10"})
+    assert result.to_dict()["intervals"][0]["high"]["exact"] == "3/4"
+    with pytest.raises(ModelError, match="give mechanism= too"):
+        pufferfish.region(model, "log(3)", map=FIRST_BIT)
+    with pytest.raises(ModelError, match="restrict"):
+        pufferfish.region(model.restrict({"q": "9/10"}), "log(3)", mechanism="rr", map=FIRST_BIT)
+    with pytest.raises(ModelError, match="two or more"):
+        pufferfish.region(model, "log(3)", joint=["rr"])
+    with pytest.raises(ModelError, match="outside its range"):
+        pufferfish.region(model, "log(3)", set={"q": 2})
+
+
+def test_nfc_region_fixes_parameters_as_composes_region_set_does():
+    result = pufferfish.nfc_region("quickstart_parametric.json", "log(3)", mechanisms=["rr"],
+                                   set={"q": "9/10"}, width=Fraction(1, 32))
+    assert result.names == ("p",)

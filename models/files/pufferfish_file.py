@@ -187,7 +187,20 @@ def model_to_dict(model: PufferfishModel, *, max_datasets: int = DEFAULT_MAX_DAT
 
 def dump_model(model: PufferfishModel, path: str | os.PathLike, *,
                max_datasets: int = DEFAULT_MAX_DATASETS) -> None:
-    """Write ``model`` to ``path`` as a model file, atomically (see :func:`write_json_atomically`)."""
+    """Write ``model`` to ``path`` as a model file, atomically (see :func:`write_json_atomically`);
+    :func:`load_model` reads it back (:func:`model_to_dict` says what is written how).  A model
+    built in code is written with its structure: a homogeneous chain as one ``"transition"``.
+
+    >>> import os, tempfile
+    >>> from pufferfish.models import MarkovPrior, PufferfishModel, Universe, entry_pairs
+    >>> u = Universe.product(["x1", "x2", "x3"], [[0, 1]] * 3)
+    >>> sticky = MarkovPrior.homogeneous("sticky", u, {0: "1/2", 1: "1/2"},
+    ...                                  {0: {0: "9/10", 1: "1/10"}, 1: {0: "1/10", 1: "9/10"}})
+    >>> path = os.path.join(tempfile.mkdtemp(), "sticky.json")
+    >>> dump_model(PufferfishModel.build(u, [sticky], entry_pairs(u)), path)
+    >>> load_model(path).priors["sticky"].to_dict() == sticky.to_dict()
+    True
+    """
     write_json_atomically(model_to_dict(model, max_datasets=max_datasets), path)
 
 

@@ -1,11 +1,17 @@
-"""Plots of a(b)-influence curves (matplotlib, Agg backend, imported when a plot is drawn; PNG or
-SVG by file extension).
+"""Plots of a(b)-influence curves (matplotlib, Agg backend, imported when a plot is drawn; PNG,
+SVG or PDF by file extension).  Each ``plot_*`` function returns the
+:class:`matplotlib.figure.Figure` and writes it only when given a path
+(:mod:`pufferfish.verify.plotting`), so a notebook shows it.
 
 Source: ``000_65109fe28ca61d17.txt`` §6.3, Figure 2: (a) binary Markov chains of Example 6.1,
 (b) truncated Gaussian priors of Example 6.2 with ``ℓ ∈ {0.5, 1, 2, 3, 5}``, ``γ = 5``, ``δ = 0.1``.
 The chain curves are exact (:mod:`pufferfish.verify.influence.chains`, plotted at the certified midpoint of
 ``log r``); the Gaussian curves are numerical (:mod:`pufferfish.verify.influence.gaussian`) and say so in the
 title.  Infinite values (``b = 0``) are not drawn.
+
+>>> figure = plot_figure_2a(length=6, max_b=3, chains=FIGURE_2A_CHAINS[:2])
+>>> [line.get_label() for line in figure.axes[0].get_lines()]
+['p=1/2, q=1/2', 'p=3/5, q=7/10']
 """
 
 from __future__ import annotations
@@ -56,15 +62,24 @@ def _mid(ratio) -> float:
     return (low + high) / 2
 
 
-def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], path: str,
-                title: str, ylabel: str = "a(b)", log_y: bool = False) -> None:
-    """Draw ``(label, b values, a values)`` series to ``path`` (format from the extension)."""
-    if not str(path).lower().endswith((".png", ".svg", ".pdf")):
+def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]],
+                path: str | None = None, title: str = "a(b)-influence curves",
+                ylabel: str = "a(b)", log_y: bool = False):
+    """Draw ``(label, b values, a values)`` series; write them to ``path`` when one is given
+    (format from the extension); return the :class:`matplotlib.figure.Figure`.  Infinite values
+    are left out.
+
+    >>> figure = plot_curves([("a(b)", [0, 1, 2], [math.inf, 1.0, 0.5])], title="one curve")
+    >>> figure.axes[0].get_lines()[0].get_xdata().tolist()
+    [1, 2]
+    """
+    if path is not None and not str(path).lower().endswith((".png", ".svg", ".pdf")):
         raise ModelError("the plot file must end in .png, .svg or .pdf", "--plot")
-    import matplotlib          # imported here: loading the claims needs no plotting library
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6, 4))
+    # imported here: loading the claims needs no plotting library
+    from pufferfish.verify.plotting import finish, new_figure
+
+    fig = new_figure((6, 4))
+    ax = fig.add_subplot()
     for label, bs, values in series:
         pts = [(b, v) for b, v in zip(bs, values) if math.isfinite(v)]
         ax.plot([b for b, _ in pts], [v for _, v in pts], marker="o", markersize=3, label=label)
@@ -75,16 +90,23 @@ def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]], pa
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return finish(fig, path, tight=True)
 
 
-def plot_influence_curve(curve, path: str, title: str = "a(b)-influence curve") -> None:
-    """Plot one :class:`pufferfish.verify.influence.curves.InfluenceCurve` (exact values at their midpoints)."""
+def plot_influence_curve(curve, path: str | None = None, title: str = "a(b)-influence curve"):
+    """Plot one :class:`pufferfish.verify.influence.curves.InfluenceCurve` (exact values at
+    their midpoints); written to ``path`` when one is given; returns the figure.
+
+    >>> from pufferfish.examples import example_path
+    >>> from pufferfish.models.files.pufferfish_file import load_model
+    >>> from pufferfish.verify.influence.curves import influence_curve
+    >>> curve = influence_curve(load_model(example_path("influence_table.json")), max_b=2)
+    >>> plot_influence_curve(curve).axes[0].get_title()
+    'a(b)-influence curve'
+    """
     bs = [p.b for p in curve.points]
     values = [math.inf if p.max_ratio == INFINITY else _mid(p.max_ratio) for p in curve.points]
-    plot_curves([("a(b)", bs, values)], path, title)
+    return plot_curves([("a(b)", bs, values)], path, title)
 
 
 def figure_2a_curve(p: Fraction, q: Fraction, length: int, max_b: int):
@@ -99,7 +121,28 @@ def figure_2a(path: str, length: int = 41, max_b: int = 20,
               chains: Sequence[tuple[Fraction, Fraction]] = FIGURE_2A_CHAINS,
               engine: Engine | None = None) -> dict:
     """Figure 2(a): exact a(b) curves of binary chains (Example 6.1), one task per chain on
-    ``engine`` (this process by default); returns the plotted data."""
+    ``engine`` (this process by default), written to ``path``; returns the plotted data
+    (:func:`plot_figure_2a` returns the figure)."""
+    series, data, title = _figure_2a(length, max_b, chains, engine)
+    plot_curves(series, path, title)
+    return data
+
+
+def plot_figure_2a(path: str | None = None, *, length: int = 41, max_b: int = 20,
+                   chains: Sequence[tuple[Fraction, Fraction]] = FIGURE_2A_CHAINS,
+                   engine: Engine | None = None):
+    """Figure 2(a) as a figure (:func:`figure_2a`), written to ``path`` when one is given.
+
+    >>> plot_figure_2a(length=6, max_b=3, chains=FIGURE_2A_CHAINS[:1]).axes[0].get_xlabel()
+    'b (size of the high-influence set H)'
+    """
+    series, _, title = _figure_2a(length, max_b, chains, engine)
+    return plot_curves(series, path, title)
+
+
+def _figure_2a(length: int, max_b: int, chains: Sequence[tuple[Fraction, Fraction]],
+               engine: Engine | None) -> tuple[list, dict, str]:
+    """The series, the data and the title of Figure 2(a)."""
     engine = engine or InProcessEngine()
     curves = engine.map(figure_2a_curve, [(p, q, length, max_b) for p, q in chains])
     series, data = [], {}
@@ -109,8 +152,7 @@ def figure_2a(path: str, length: int = 41, max_b: int = 20,
                   for pt in curve.points]
         series.append((f"p={p}, q={q}", bs, values))
         data[f"p={p},q={q}"] = [pt.epsilon for pt in curve.points]
-    plot_curves(series, path, f"Figure 2(a): binary Markov chains (exact, T={length})")
-    return data
+    return series, data, f"Figure 2(a): binary Markov chains (exact, T={length})"
 
 
 def figure_2b_curve(n: int, ell: Fraction, gamma: Fraction, delta: Fraction, grid: int) -> list:
@@ -124,13 +166,34 @@ def figure_2b(path: str, n: int = 15, gamma: Fraction = Fraction(5), delta: Frac
               ells: Sequence[Fraction] = FIGURE_2B_ELLS, grid: int = 101,
               engine: Engine | None = None) -> dict:
     """Figure 2(b): a*(b) of Example 6.2 by Theorem 9's procedure (numerical), one task per ℓ on
-    ``engine`` (this process by default); returns the data."""
+    ``engine`` (this process by default), written to ``path``; returns the data
+    (:func:`plot_figure_2b` returns the figure)."""
+    series, data, title = _figure_2b(n, gamma, delta, ells, grid, engine)
+    plot_curves(series, path, title, log_y=True)
+    return data
+
+
+def plot_figure_2b(path: str | None = None, *, n: int = 15, gamma: Fraction = Fraction(5),
+                   delta: Fraction = Fraction(1, 10), ells: Sequence[Fraction] = FIGURE_2B_ELLS,
+                   grid: int = 101, engine: Engine | None = None):
+    """Figure 2(b) as a figure (:func:`figure_2b`), written to ``path`` when one is given.
+
+    >>> figure = plot_figure_2b(n=5, ells=[Fraction(1, 2), Fraction(2)], grid=11)
+    >>> [line.get_label() for line in figure.axes[0].get_lines()], figure.axes[0].get_yscale()
+    (['ℓ=0.5', 'ℓ=2'], 'symlog')
+    """
+    series, _, title = _figure_2b(n, gamma, delta, ells, grid, engine)
+    return plot_curves(series, path, title, log_y=True)
+
+
+def _figure_2b(n: int, gamma: Fraction, delta: Fraction, ells: Sequence[Fraction], grid: int,
+               engine: Engine | None) -> tuple[list, dict, str]:
+    """The series, the data and the title of Figure 2(b)."""
     engine = engine or InProcessEngine()
     curves = engine.map(figure_2b_curve, [(n, ell, gamma, delta, grid) for ell in ells])
     series, data = [], {}
     for ell, values in zip(ells, curves):
         series.append((f"ℓ={float(ell):g}", list(range(len(values))), values))
         data[str(ell)] = values
-    plot_curves(series, path, f"Figure 2(b): truncated Gaussian, n={n}, γ={float(gamma):g}, "
-                f"δ={float(delta):g} (numerical)", log_y=True)
-    return data
+    return series, data, (f"Figure 2(b): truncated Gaussian, n={n}, γ={float(gamma):g}, "
+                          f"δ={float(delta):g} (numerical)")

@@ -25,6 +25,10 @@ for plotting; the certified values come from :mod:`pufferfish.verify.quilts.chai
 
 Runtime with the defaults (500 runs, 99 × 99 grid): a few minutes; the grid is symmetric under
 ``p0 ↔ p1`` (relabelling the states), so half of it is computed.
+
+:func:`plot_figure_1`, :func:`plot_figure_3` and :func:`plot_figure_4` return each figure (a
+:class:`matplotlib.figure.Figure`, shown in a notebook) and write it only when given a path;
+:func:`make_figures` and :func:`make_figure4` write the files of ``pufferfish mqm-figures``.
 """
 
 from __future__ import annotations
@@ -171,14 +175,28 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99,
                  engine: Engine | None = None) -> list[Path]:
     """Write ``figure_1.png`` and ``figure_3.png`` into ``out``; returns their paths (noise
     scales as tasks on ``engine`` when one is given)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import ListedColormap
-
     out.mkdir(parents=True, exist_ok=True)
-    d1 = figure1_data(runs=runs, seed=seed, engine=engine)
-    fig, axes = plt.subplots(1, len(EPSILONS), figsize=(13, 3.8))
+    p1, p3 = out / "figure_1.png", out / "figure_3.png"
+    plot_figure_1(p1, runs=runs, seed=seed, engine=engine)
+    plot_figure_3(p3, grid=grid, engine=engine)
+    return [p1, p3]
+
+
+def plot_figure_1(path: Path | str | None = None, *, runs: int = 500, seed: int = 0,
+                  engine: Engine | None = None, **options):
+    """Figure 1 (:func:`figure1_data` with ``runs``, ``seed`` and ``options``: ``length``,
+    ``lows``, ``grid``) as a :class:`matplotlib.figure.Figure`, written to ``path`` (PNG) when
+    one is given.
+
+    >>> figure = plot_figure_1(runs=2, length=10, lows=[Fraction(1, 10), Fraction(1, 5)], grid=2)
+    >>> figure.axes[0].get_title(), figure.axes[0].get_yscale()
+    ('ε = 1', 'log')
+    """
+    from pufferfish.verify.plotting import finish, new_figure
+
+    d1 = figure1_data(runs=runs, seed=seed, engine=engine, **options)
+    fig = new_figure((13, 3.8))
+    axes = fig.subplots(1, len(EPSILONS))
     for ax, eps in zip(axes, EPSILONS):
         ax.plot(d1["lows"], d1["mqm"][eps], "o-", label="Markov Quilt Mechanism")
         gk = [np.nan if v is None else v for v in d1["gk16"][eps]]
@@ -191,14 +209,27 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99,
         ax.set_ylabel("ε · mean |S' − S| / T")
         ax.set_yscale("log")
     axes[0].legend(fontsize=8)
-    fig.suptitle(f"Figure 1 (002 §5): T = {LENGTH}, {runs} runs, seed {seed} (numerical)")
-    fig.tight_layout()
-    p1 = out / "figure_1.png"
-    fig.savefig(p1, dpi=110)
-    plt.close(fig)
+    fig.suptitle(f"Figure 1 (002 §5): T = {options.get('length', LENGTH)}, {runs} runs, "
+                 f"seed {seed} (numerical)")
+    return finish(fig, path, dpi=110, tight=True)
 
-    d3 = figure3_data(grid=grid, engine=engine)
-    fig, axes = plt.subplots(1, len(EPSILONS), figsize=(13, 4.2))
+
+def plot_figure_3(path: Path | str | None = None, *, grid: int = 99, length: int = LENGTH,
+                  engine: Engine | None = None):
+    """Figure 3 (:func:`figure3_data` on a ``grid`` × ``grid`` grid, chains of ``length``) as a
+    :class:`matplotlib.figure.Figure`, written to ``path`` (PNG) when one is given.
+
+    >>> figure = plot_figure_3(grid=3, length=10)
+    >>> [axes.get_title() for axes in figure.axes]
+    ['ε = 1', 'ε = 5', 'ε = 10']
+    """
+    from matplotlib.colors import ListedColormap
+
+    from pufferfish.verify.plotting import finish, new_figure
+
+    d3 = figure3_data(grid=grid, length=length, engine=engine)
+    fig = new_figure((13, 4.2))
+    axes = fig.subplots(1, len(EPSILONS))
     cmap = ListedColormap(["white", "gold", "royalblue"])
     extent = (d3["values"][0], d3["values"][-1], d3["values"][0], d3["values"][-1])
     for ax, eps in zip(axes, EPSILONS):
@@ -207,15 +238,12 @@ def make_figures(out: Path, *, runs: int = 500, seed: int = 0, grid: int = 99,
         ax.set_xlabel("p0")
         ax.set_ylabel("p1")
     fig.suptitle(f"Figure 3 (002 B.11): white = [11] fails, yellow = MQM less noise, "
-                 f"blue = [11] less noise; T = {LENGTH}, grid {grid}×{grid} (numerical)")
-    fig.tight_layout()
-    p3 = out / "figure_3.png"
-    fig.savefig(p3, dpi=110)
-    plt.close(fig)
-    return [p1, p3]
+                 f"blue = [11] less noise; T = {length}, grid {grid}×{grid} (numerical)")
+    return finish(fig, path, dpi=110, tight=True)
 
 
-__all__ = ["figure1_data", "figure3_data", "make_figures", "EPSILONS"]
+__all__ = ["figure1_data", "figure3_data", "make_figures", "plot_figure_1", "plot_figure_3",
+           "EPSILONS"]
 
 
 # ================================================================================================
@@ -421,14 +449,30 @@ def make_figure4(out: Path, **settings) -> Path:
     """Write ``figure_4.png`` (three panels, ``L₁`` error vs ``log ε``) and its data
     ``figure_4.json`` into ``out``; settings as in :func:`figure4_data`.  Solid lines with markers: the simulated mean; dotted: the exact
     expectation ``k·b``."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     out.mkdir(parents=True, exist_ok=True)
     d = figure4_data(**settings)
+    path = out / "figure_4.png"
+    plot_figure_4(path, data=d)
+    (out / "figure_4.json").write_text(json.dumps(d, indent=1))
+    return path
+
+
+def plot_figure_4(path: Path | str | None = None, *, data: dict | None = None, **settings):
+    """Figure 4 as a :class:`matplotlib.figure.Figure` (three panels, ``L₁`` error vs
+    ``log ε``), written to ``path`` (PNG) when one is given: of ``data`` (what
+    :func:`figure4_data` returns), else of :func:`figure4_data` with ``settings``.
+
+    >>> figure = plot_figure_4(repetitions=2, epsilons=("1/2", "2"), pi_ests=("1/20",),
+    ...                        g_ests=("1/10",), lengths=(150,), length=150)
+    >>> [axes.get_xlabel() for axes in figure.axes]
+    ['log ε', 'log ε', 'log ε']
+    """
+    from pufferfish.verify.plotting import finish, new_figure
+
+    d = figure4_data(**settings) if data is None else data
     logs = [float(np.log(float(exact(e, "epsilon")))) for e in d["epsilons"]]
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+    fig = new_figure((15, 4.2))
+    axes = fig.subplots(1, 3)
     titles = {"pi_est": ("(a) varying π_est", "π_est = {}", "g_est = {g}, T = {T}"),
               "g_est": ("(b) varying g_est", "g_est = {}", "π_est = {pi}, T = {T}"),
               "T": ("(c) varying T", "T = {}", "π_est = {pi}, g_est = {g}")}
@@ -449,13 +493,8 @@ def make_figure4(out: Path, **settings) -> Path:
                  f"g_gen = {c['g_gen']} (chain: π_min = {c['pi_min_float']:.4g}, "
                  f"g ≈ {c['eigengap'][0]:.4g}), {d['repetitions']} runs, seed {d['seed']}; "
                  f"dotted = exact E‖·‖₁ = k·2σ_max/T", fontsize=9)
-    fig.tight_layout()
-    path = out / "figure_4.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    (out / "figure_4.json").write_text(json.dumps(d, indent=1))
-    return path
+    return finish(fig, path, dpi=110, tight=True)
 
 
 __all__ += ["GeneratedChain", "generate_reversible_chain", "sample_chains", "figure4_data",
-            "make_figure4"]
+            "make_figure4", "plot_figure_4"]

@@ -245,7 +245,8 @@ def prepare_folder(args: argparse.Namespace) -> Path:
 
 
 def apply_quiet(args: argparse.Namespace) -> None:
-    """Hide progress lines when ``--quiet`` is given (they are never shown off a terminal)."""
+    """Hide progress lines when ``--quiet`` is given (off a terminal they are plain lines every
+    few seconds on long work: :class:`~pufferfish.verify.report.Progress`)."""
     set_progress_visible(not getattr(args, "quiet", False))
 
 

@@ -14,6 +14,8 @@ then matplotlib.
 ...                      [parse_budget("log(2)"), parse_budget("log(3)")], target)
 >>> curves["optimal Pufferfish"]
 [(0.6931471805599453, 0.3333333333333333), (1.0986122886681098, 0.25)]
+>>> plot_loss_curves(curves, "attribute:x1").axes[0].get_title()   # a Figure, not saved
+'Expected loss of attribute:x1 against ε'
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ import os
 from collections.abc import Sequence
 from fractions import Fraction
 
+from matplotlib.figure import Figure
+
 from pufferfish.models.model import PufferfishModel
+from pufferfish.verify.plotting import finish, new_figure
 from pufferfish.verify.design.compare import compare_mechanisms
 from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.numerics.certified import Budget, budget_float
@@ -54,14 +59,25 @@ def _budget_points(shared: tuple, budget: Budget) -> list[tuple[str, Fraction | 
 def loss_figure(model: PufferfishModel, query: str, budgets: Sequence[Budget],
                 path: str | os.PathLike, engine: Engine | None = None,
                 **options) -> dict[str, list[tuple[float, float]]]:
-    """Draw :func:`loss_curves` to ``path`` (PNG) and return the curves."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Draw :func:`loss_curves` to ``path`` (PNG) and return the curves
+    (:func:`plot_loss_curves`)."""
     curves = loss_curves(model, query, budgets, engine, **options)
-    figure, axes = plt.subplots(figsize=(6.4, 4.2))
+    plot_loss_curves(curves, query, path)
+    return curves
+
+
+def plot_loss_curves(curves: dict[str, list[tuple[float, float]]], query: str,
+                     path: str | os.PathLike | None = None) -> Figure:
+    """The figure of :func:`loss_curves` (expected loss of ``query`` against ε, one line per
+    mechanism), written as a PNG to ``path`` when one is given; returns the
+    figure.
+
+    >>> figure = plot_loss_curves({"optimal Pufferfish": [(0.69, 0.33), (1.1, 0.25)]}, "sum")
+    >>> figure.axes[0].get_lines()[0].get_label()
+    'optimal Pufferfish'
+    """
+    figure = new_figure((6.4, 4.2))
+    axes = figure.add_subplot()
     for name, points in curves.items():
         if points:
             xs, ys = zip(*points)
@@ -71,10 +87,7 @@ def loss_figure(model: PufferfishModel, query: str, budgets: Sequence[Budget],
     axes.set_ylabel("expected loss")
     axes.set_title(f"Expected loss of {query} against ε")
     axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return curves
+    return finish(figure, path, dpi=120, tight=True)
 
 
-__all__ = ["loss_curves", "loss_figure"]
+__all__ = ["loss_curves", "loss_figure", "plot_loss_curves"]

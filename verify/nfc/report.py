@@ -106,6 +106,11 @@ class CompositionReport(Explained):
                      f"the value")
         return text
 
+    def _repr_html_(self) -> str:
+        from pufferfish.verify.html_views import composition_report_html
+
+        return composition_report_html(self)
+
 
 def premise_levels(model: PufferfishModel, mechanisms: Sequence[Mechanism], budget: Budget,
                    max_datasets: int = DEFAULT_MAX_DATASETS,

@@ -132,6 +132,11 @@ class ModelAudit(Explained):
             verdict += f"; DP budget {self.dp_budget.text} {_verdict(self.dp_holds)}"
         return f"Pufferfish levels {levels}{verdict}"
 
+    def _repr_html_(self) -> str:
+        from pufferfish.verify.html_views import audit_html
+
+        return audit_html(self)
+
     def explain(self, source: str = "the model") -> str:
         """The plain-text report ``pufferfish audit`` prints (``source`` names the model)."""
         rows = []

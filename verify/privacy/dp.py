@@ -89,6 +89,11 @@ class DPResult(Explained):
                      f"{fraction_str(self.p_neighbour)})")
         return text
 
+    def _repr_html_(self) -> str:
+        from pufferfish.verify.html_views import dp_html
+
+        return dp_html(self)
+
 
 def parse_relation(text: str) -> tuple[str, int]:
     """``"entry"``, ``"record"`` or ``"group:k"`` / ``"group k"`` → (kind, k)."""

@@ -140,6 +140,11 @@ class PufferfishResult(Explained):
                      f"{'' if self.vacuous else f' ({self.budget.relation})'}")
         return text
 
+    def _repr_html_(self) -> str:
+        from pufferfish.verify.html_views import pufferfish_html
+
+        return pufferfish_html(self)
+
 
 VACUOUS_TEXT = ("no secret pair applies — every pair has a secret of probability 0 under every "
                 "prior, so nothing is constrained")

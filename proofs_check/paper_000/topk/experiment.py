@@ -304,11 +304,27 @@ def write_csv(result: TopKResult, path) -> None:
 
 
 def write_plot(result: TopKResult, path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Write :func:`plot_topk` to ``path``."""
+    plot_topk(result, path)
+
+
+def plot_topk(result: TopKResult, path=None):
+    """The four panels of the Top-K experiment (Acc@1, HR@K, NDCG@K, ℓ1 count error against
+    ε_puffer, 95% intervals) as a :class:`matplotlib.figure.Figure`, written to ``path`` when one
+    is given.
+
+    >>> from pufferfish.proofs_check.paper_000.topk.sequences import SequenceShape, generate
+    >>> shape = SequenceShape("tiny", ("a", "b", "c"), ("g1", "g2"), users=4, test_length=5,
+    ...                       train_length=20)
+    >>> figure = plot_topk(run_experiment(generate(shape), K=2, trials=3, epsilons=(1, 2)))
+    >>> [axes.get_title() for axes in figure.axes]
+    ['Acc@1', 'HR@2', 'NDCG@2', 'ℓ1 count error']
+    """
+    from pufferfish.verify.plotting import finish, new_figure
+
     eps = [float(e) for e in result.setup.epsilons]
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    fig = new_figure((16, 3.6))
+    axes = fig.subplots(1, 4)
     for ax, metric, label in zip(axes, ["acc@1", "hr", "ndcg", "l1"],
                                  ["Acc@1", f"HR@{result.setup.K}", f"NDCG@{result.setup.K}",
                                   "ℓ1 count error"]):
@@ -323,6 +339,4 @@ def write_plot(result: TopKResult, path) -> None:
     axes[0].legend(fontsize=8)
     fig.suptitle(f"Top-{result.setup.K}: {result.setup.data_summary['source']}, "
                  f"{result.trials} trials (95% CI)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return finish(fig, path, dpi=110, tight=True)
