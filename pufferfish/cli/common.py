@@ -14,8 +14,9 @@ Conventions, enforced by ``tests/cli/test_conventions.py``:
 * ``--scheduler ADDRESS`` / ``--workers N`` appear on commands whose work is split into tasks
   (:func:`add_execution_options`): a Dask scheduler, a local cluster, or (default) this process;
 * exit statuses: :data:`EXIT_OK` 0, :data:`EXIT_VIOLATED` 1, :data:`EXIT_BAD_INPUT` 2,
-  :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED` 143
-  (SIGTERM).
+  :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERNAL_ERROR` 4 (the toolkit failed: a bug or no
+  memory left, never a verdict), :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED`
+  143 (SIGTERM).
 
 >>> positive_int("3")
 3
@@ -35,7 +36,7 @@ from pathlib import Path
 from pufferfish.models.files.pufferfish_file import write_json_atomically
 from pufferfish.verify.report import set_progress_visible
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED, EXIT_INTERNAL_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 EXIT_CODES_HELP = """exit status:
@@ -43,6 +44,7 @@ EXIT_CODES_HELP = """exit status:
   1    the property is violated
   2    bad input or usage (a one-paragraph message on stderr, no traceback unless --debug)
   3    undecided: a certified interval contains the budget
+  4    internal error: the run failed (a bug, or out of memory); never a verdict
   130  interrupted (Ctrl-C)
   143  terminated (SIGTERM)
 An interrupted or terminated run leaves no partial or temporary --output file."""
@@ -303,7 +305,8 @@ def names_option(text: str | None, option: str) -> list[str] | None:
     return names
 
 
-__all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERRUPTED",
+__all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
+           "EXIT_INTERRUPTED",
            "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION", "EPSILON_FORMS",
            "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int", "nonnegative_int",
            "output_file", "output_folder", "add_common_options", "add_out_folder", "epsilon_help",

@@ -6,7 +6,8 @@ parses, calls the library, prints and returns the exit status (:mod:`pufferfish.
 
 Errors: a :class:`~pufferfish.models.errors.ModelError`, a :class:`~pufferfish.cli.common.UsageError`
 or an ``OSError`` prints one paragraph on stderr and exits 2 (the traceback only with
-``--debug``).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
+``--debug``).  Any other exception is a failure of the toolkit, never a verdict: one line on
+stderr and exit 4 (a ``MemoryError`` says the run ran out of memory).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
 is written atomically, so an interruption leaves no partial or temporary file.  The module
 imports only the standard library at load time; everything else is imported inside
 :func:`main`, so a Ctrl-C that arrives while the toolkit is still loading also exits 130 quietly.
@@ -24,7 +25,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
+EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 4, 130, 143
 """The exit statuses :func:`main` itself returns (the same values as in
 :mod:`pufferfish.cli.common`, which is imported only once :func:`main` runs)."""
 
@@ -91,6 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as error:
             where = f": {error.filename}" if error.filename else ""
             return _fail(debug, f"{error.strerror or error}{where}")
+        except MemoryError:
+            return _fail(debug, "the run ran out of memory (MemoryError); lower --max-datasets "
+                                "or --max-outputs where the command has them, use a smaller "
+                                "model, or give the process more memory; rerun with --debug "
+                                "for the traceback", EXIT_INTERNAL_ERROR)
+        except Exception as error:  # a failure of the toolkit: never read as a verdict
+            return _fail(debug, f"internal error ({type(error).__name__}: "
+                                f"{_one_line(error)}); rerun with --debug for the traceback",
+                         EXIT_INTERNAL_ERROR)
     except KeyboardInterrupt as interruption:
         terminated = isinstance(interruption, Terminated)
         if debug:
@@ -102,11 +112,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _fail(debug: bool, message: str) -> int:
+def _fail(debug: bool, message: str, status: int = EXIT_BAD_INPUT) -> int:
     if debug:
         traceback.print_exc()
     print(f"error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return status
+
+
+def _one_line(error: BaseException, limit: int = 300) -> str:
+    """The message of ``error`` on one line of at most ``limit`` characters (the traceback, with
+    the full message, is for ``--debug``)."""
+    try:
+        text = " ".join(str(error).split())
+    except Exception:  # a broken __str__ must not hide the error itself
+        text = ""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _install_sigterm_handler():

@@ -105,7 +105,7 @@ def test_top_level_help_lists_the_exit_statuses(capsys):
         main(["--help"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    for status in ("0 ", "1 ", "2 ", "3 ", "130", "143"):
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "130", "143"):
         assert f"\n  {status}" in out, status
 
 

@@ -1,0 +1,130 @@
+"""Hostile input against the command line's contract: exit 0 holds, 1 violated, 2 bad input,
+3 undecided, 4 internal error.  A crash, a hang or accepted nonsense must never pass for a
+verdict: every case here ends within 10 s with its documented status, a located one-paragraph
+message on stderr and no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pufferfish.cli.main import COMMANDS, main
+from pufferfish.examples import example_path
+
+ex = lambda name: str(example_path(name))  # noqa: E731
+QUICKSTART = json.loads(example_path("quickstart.json").read_text())
+
+
+def write(tmp: Path, data, name: str = "model.json") -> str:
+    """Write ``data`` (a JSON value, or raw text) to ``tmp/name``; its path."""
+    path = tmp / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, argv) -> tuple[int, str, str]:
+    """``main(argv)`` in this process: ``(exit status, stdout, stderr)``."""
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_refused(result, status: int = 2, *phrases: str) -> None:
+    """Exit ``status``, one located message on stderr naming every phrase, no traceback."""
+    code, out, err = result
+    assert code == status, f"exit {code}; stderr: {err[-2000:]}"
+    assert "Traceback" not in err, err[-2000:]
+    assert err.strip().startswith("error:") or status != 2, err
+    for phrase in phrases:
+        assert phrase in err, (phrase, err)
+
+
+# --- a crash is never a verdict: exit 4 ----------------------------------------------------
+
+# every command: an invocation on the examples and a library function it calls
+CRASH_SITES = {
+    "audit": (["audit", ex("quickstart.json")], "pufferfish.verify.privacy.audit.audit_model"),
+    "collapse": (["collapse", "parity"],
+                 "pufferfish.proofs_check.paper_000.collapse_report.collapse_report"),
+    "theorems": (["theorems", "--claim", "002.lemB6"], "pufferfish.proofs_check.runner.run_claims"),
+    "demo": (["demo"], "pufferfish.verify.privacy.audit.audit_model"),
+    "composes": (["composes", ex("hidden_coin.json"), "--epsilon", "0"],
+                 "pufferfish.verify.nfc.report.composition_report"),
+    "postprocess": (["postprocess", ex("hidden_coin.json"), "--mechanism", "coin", "--map",
+                     "{map}"], "pufferfish.verify.nfc.postprocessing.postprocess_audit"),
+    "influence": (["influence", ex("influence_chain.json"), "--max-b", "2"],
+                  "pufferfish.verify.influence.chains.chain_influence_curve"),
+    "translate": (["translate", "--curve", "{curve}", "--epsilon-puffer", "2"],
+                  "pufferfish.verify.influence.translation.epsilon_dp_for"),
+    "influence-figures": (["influence-figures", "--out", "{tmp}/figures"],
+                          "pufferfish.proofs_check.paper_000.figures.figure_2a"),
+    "quilts": (["quilts", ex("bayesnet_vstructure.json"), "--node", "A"],
+               "pufferfish.verify.quilts.node_quilts.score_quilts"),
+    "mqm": (["mqm", ex("chain_binary_T100.json"), "--epsilon", "1"],
+            "pufferfish.verify.quilts.scores.as_budget"),
+    "mqm-figures": (["mqm-figures", "--out", "{tmp}/mqm", "--figure", "4"],
+                    "pufferfish.proofs_check.paper_002.figures.make_figure4"),
+    "wasserstein": (["wasserstein", ex("flu.json"), "--query", "sum", "--epsilon", "1"],
+                    "pufferfish.verify.transport.report.wasserstein_report"),
+    "multiuser": (["multiuser", ex("multiuser_bernoulli.json"), "--pairs", "PQ", "--epsilon",
+                   "1"], "pufferfish.verify.multiuser.report.multiuser_report"),
+    "dcp": (["dcp", ex("dcp_two_secrets.json"), "--epsilon", "1"],
+            "pufferfish.verify.dcp.report.dcp_report"),
+    "dcp-design": (["dcp-design", ex("dcp_two_secrets.json"), "--target-epsilon", "1",
+                    "--target-delta", "0"], "pufferfish.verify.dcp.report.dcp_design_report"),
+    "design": (["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "1"],
+               "pufferfish.verify.design.report.design_mechanism"),
+    "experiment": (["experiment", "topk", "--shape", "activities", "--out", "{tmp}/topk"],
+                   "pufferfish.proofs_check.paper_000.topk.experiment.build_setup"),
+    "region": (["region", ex("quickstart_parametric.json"), "--epsilon", "1", "--mechanism", "rr",
+                "--set", "q=9/10"], "pufferfish.verify.symbolic.region.budget_region"),
+}
+
+
+def _files(tmp: Path) -> dict[str, str]:
+    """The input files the crash-site invocations name."""
+    return {"tmp": str(tmp),
+            "map": write(tmp, {"map": [["a", [["x", "1"]]], ["b", [["x", "1"]]]]}, "map.json"),
+            "curve": write(tmp, {"influence_curve": 1, "entries": 2, "points": [
+                {"b": 0, "a": "inf"}, {"b": 1, "a": "log(2)"}, {"b": 2, "a": "0"}]},
+                "curve.json")}
+
+
+def test_every_command_has_a_crash_site():
+    assert set(CRASH_SITES) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("exception", [TypeError("unsupported operand"), MemoryError()])
+def test_a_crash_exits_4_with_one_line_and_no_traceback(command, exception, tmp_path, capsys,
+                                                        monkeypatch):
+    argv, target = CRASH_SITES[command]
+    files = _files(tmp_path)
+    argv = [word.format(**files) for word in argv]
+    module, name = target.rsplit(".", 1)
+
+    def crash(*args, **kwargs):
+        raise exception
+
+    monkeypatch.setattr(f"{module}.{name}", crash)
+    code, out, err = run(capsys, argv + ["--output", tmp_path / "result.json"])
+    assert code == 4, f"exit {code}; stderr: {err[-2000:]}"
+    assert "Traceback" not in err and out == ""
+    assert not (tmp_path / "result.json").exists()
+    last = err.strip().splitlines()[-1]
+    if isinstance(exception, MemoryError):
+        assert last.startswith("error: the run ran out of memory") and "--max-" in last
+    else:
+        assert last == ("error: internal error (TypeError: unsupported operand); rerun with "
+                        "--debug for the traceback")
+
+
+def test_debug_shows_the_traceback_of_a_crash(capsys, monkeypatch):
+    def crash(*args, **kwargs):
+        raise KeyError("x")
+
+    monkeypatch.setattr("pufferfish.verify.privacy.audit.audit_model", crash)
+    code, _, err = run(capsys, ["audit", ex("quickstart.json"), "--debug"])
+    assert code == 4 and "Traceback" in err and "internal error (KeyError: 'x')" in err
