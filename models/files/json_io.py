@@ -49,7 +49,7 @@ from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import MAX_DIGITS, exact
 
 __all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "read_json_file", "parse_json_text", "check_schema",
-           "schema_validator", "schema_error", "reject_duplicate_keys", "write_json_atomically"]
+           "schema_validator", "validator_for", "schema_error", "reject_duplicate_keys", "write_json_atomically"]
 
 MAX_FILE_BYTES = 64 * 2**20
 """The largest file a reader accepts, in bytes (64 MiB; the largest example is under 20 KiB)."""
@@ -191,10 +191,30 @@ def reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
 # Structure: JSON Schema with JSON paths
 # --------------------------------------------------------------------------------------------
 
+def _is_json_integer(checker, instance: object) -> bool:
+    """``"type": "integer"`` as the toolkit reads it: a JSON integer written without a fraction
+    or an exponent (``3``), never a float (``3.0``, which JSON Schema would count as an integer)
+    nor a boolean."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+ExactValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer",
+                                                                       _is_json_integer))
+"""Draft 2020-12 validation where ``"integer"`` admits no float (``0.0``) and no boolean: an
+integer field of a file (a noise range, ``repeat.times``, a domain value) is exact as written."""
+
+
+def validator_for(schema: dict) -> jsonschema.protocols.Validator:
+    """A validator of ``schema`` (draft 2020-12) with the toolkit's integers (:data:`ExactValidator`)."""
+    return ExactValidator(schema)
+
+
 @lru_cache(maxsize=None)
 def schema_validator(path: Path) -> jsonschema.protocols.Validator:
-    """A (cached) draft 2020-12 validator for the schema file at ``path``."""
-    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+    """A (cached) validator for the schema file at ``path`` (:func:`validator_for`)."""
+    return validator_for(json.loads(path.read_text(encoding="utf-8")))
 
 
 def check_schema(data: object, validator: jsonschema.protocols.Validator) -> None:
@@ -229,17 +249,26 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", in
 
 
 def schema_error(error: jsonschema.ValidationError) -> ModelError:
-    """One schema violation as a located, readable :class:`ModelError` (floats get the hint)."""
+    """One schema violation as a located, readable :class:`ModelError`.  A float where a schema
+    node described as an ``exact number`` is expected gets the hint of
+    :func:`~pufferfish.models.numbers.exact` (write ``"0.5"``); a float where an integer is
+    expected (a count, a noise range, a domain value) is told to write an integer."""
     path = join_path(*error.absolute_path)
     instance = error.instance
     if error.validator == "type":
+        wanted = error.validator_value
+        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
+        if isinstance(instance, float) and "integer" in wanted and \
+                "exact number" not in error.schema.get("description", ""):
+            text = _short(instance)
+            also = f", or as a string such as {json.dumps(text)}" if "string" in wanted else ""
+            return ModelError(f"expected {' or '.join(wanted)}, got the float {text}; write it "
+                              f"as an integer without a fraction or an exponent{also}", path)
         if isinstance(instance, float):
             try:
                 exact(instance, path)
             except ModelError as refusal:
                 return refusal
-        wanted = error.validator_value
-        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
         return ModelError(f"expected {' or '.join(wanted)}, got {_JSON_TYPES.get(type(instance), 'value')} "
                           f"{_short(instance)}", path)
     if error.validator == "additionalProperties" and isinstance(instance, dict):
@@ -270,7 +299,8 @@ def schema_error(error: jsonschema.ValidationError) -> ModelError:
 
 
 def _short(value: object) -> str:
-    text = json.dumps(value) if not isinstance(value, float) else repr(value)
+    text = value.text if isinstance(value, JsonFloat) else \
+        json.dumps(value) if not isinstance(value, float) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -128,3 +128,65 @@ def test_debug_shows_the_traceback_of_a_crash(capsys, monkeypatch):
     monkeypatch.setattr("pufferfish.verify.privacy.audit.audit_model", crash)
     code, _, err = run(capsys, ["audit", ex("quickstart.json"), "--debug"])
     assert code == 4 and "Traceback" in err and "internal error (KeyError: 'x')" in err
+
+
+# --- integer fields refuse floats and booleans ----------------------------------------------
+
+def quickstart(edit) -> dict:
+    """The quickstart model after ``edit(data)``."""
+    data = json.loads(json.dumps(QUICKSTART))
+    edit(data)
+    return data
+
+
+def _geometric(field: str, value):
+    return lambda d: d["mechanisms"]["sum"]["noise"]["geometric"].__setitem__(field, value)
+
+
+def _repeat(times):
+    return lambda d: d["mechanisms"].__setitem__("many", {"repeat": {"mechanism": "sum",
+                                                                     "times": times}})
+
+
+def _count(value):
+    return lambda d: d["mechanisms"].__setitem__("ones", {"query": {"count": {"value": value}}})
+
+
+FLOAT_INTEGERS = {
+    "noise min 0.0": (_geometric("min", 0.0), "mechanisms.sum.noise.geometric.min"),
+    "noise max 3.0": (_geometric("max", 3.0), "mechanisms.sum.noise.geometric.max"),
+    "noise max 3e0": (_geometric("max", "@3e0@"), "mechanisms.sum.noise.geometric.max"),
+    "noise min true": (_geometric("min", True), "mechanisms.sum.noise.geometric.min"),
+    "repeat times 2.0": (_repeat(2.0), "mechanisms.many.repeat.times"),
+    "repeat times true": (_repeat(True), "mechanisms.many.repeat.times"),
+    "count value 1.0": (_count(1.0), "mechanisms.ones.query.count.value"),
+    "domain value 1.0": (lambda d: d.__setitem__("domain", [0, 1.0]), "domain.1"),
+    "secret value 0.0": (lambda d: d["secrets"]["x1=0"]["where"].__setitem__("x1", 0.0),
+                         "secrets.x1=0.where.x1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FLOAT_INTEGERS))
+def test_integer_fields_of_a_model_file_refuse_floats(case, tmp_path, capsys):
+    edit, path = FLOAT_INTEGERS[case]
+    text = json.dumps(quickstart(edit)).replace('"@3e0@"', "3e0")
+    result = run(capsys, ["audit", write(tmp_path, text), "--json"])
+    assert_refused(result, 2, path)
+    assert "integer" in result[2] and result[1] == ""
+
+
+def test_a_bayesnet_domain_refuses_floats(tmp_path, capsys):
+    data = json.loads(example_path("bayesnet_vstructure.json").read_text())
+    data["domain"] = [0.0, 1]
+    result = run(capsys, ["quilts", write(tmp_path, data), "--node", "A"])
+    assert_refused(result, 2, "domain.0", "integer")
+
+
+@pytest.mark.parametrize("left, phrase", [([[1]], "constraints.0.left.0"),
+                                          ([1.0], "constraints.0.left.0"),
+                                          ([True], "constraints.0.left.0")])
+def test_datasets_of_a_constraints_file_hold_integers_or_strings(left, phrase, tmp_path, capsys):
+    data = {"nfc_constraints": 1, "epsilon": "1/2", "constraints": [
+        {"name": "dp", "left": left, "pair": ["s2", "s1"], "beta": [[[0], "1"]]}]}
+    result = run(capsys, ["postprocess", "--constraints", write(tmp_path, data)])
+    assert_refused(result, 2, phrase, "integer or a string")
