@@ -14,7 +14,9 @@ refuses bad input with the same located messages.  The limits, all refused with 
 * ``NaN``, ``Infinity`` and numbers a float cannot hold (``1e400``) are refused with a rewrite
   hint; finite floats are decoded and refused with the same hint by the reader that expects an
   exact number (:func:`pufferfish.models.numbers.exact`) or by the schema;
-* an object may not repeat a key.
+* an object may not repeat a key;
+* every string and key must be Unicode text: a lone UTF-16 surrogate (``"\\udfff"``) is refused
+  with its JSON path (it would be read, then crash every output that writes it).
 
 :func:`write_json_atomically` writes a regular file or nothing at all.
 
@@ -146,16 +148,21 @@ def parse_json_text(text: str, where: str = "the JSON text") -> object:
 
 
 def _check_decoded(data: object, where: str) -> None:
-    """Walk the document once (iteratively) for the limits the decoder cannot check itself."""
+    """Walk the document once (iteratively, in reading order) for the limits the decoder cannot
+    check itself, and for strings that are not text (:func:`_check_text`)."""
     stack: list[tuple[object, tuple]] = [(data, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
+            for key in node:
+                _check_text(key, path, "key")
             children: Iterator = iter(node.items())
         elif isinstance(node, list):
             children = enumerate(node)
         else:
-            if isinstance(node, _LongInteger):
+            if isinstance(node, str):
+                _check_text(node, path, "string")
+            elif isinstance(node, _LongInteger):
                 raise ModelError(f"the integer has {node.digits:,} digits; an exact number may "
                                  f"have at most {MAX_DIGITS:,} digits", join_path(*path))
             if isinstance(node, JsonFloat) and node - node != 0:  # NaN, Infinity or overflow
@@ -164,8 +171,21 @@ def _check_decoded(data: object, where: str) -> None:
         if len(path) >= MAX_DEPTH:
             raise ModelError(f"{where} nests arrays and objects more than {MAX_DEPTH} levels deep",
                              join_path(*path))
-        for key, child in children:
-            stack.append((child, path + (key,)))
+        stack.extend(reversed([(child, path + (key,)) for key, child in children]))
+
+
+def _check_text(text: str, path: tuple, what: str) -> None:
+    """Refuse a string or key that is not Unicode text: JSON's ``\\udfff`` escapes decode to lone
+    UTF-16 surrogates, which no output can encode (a name holding one would be read, then crash
+    the writing of the result).  The message shows the text with the surrogates escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ModelError(f"the {what} \"{shown}\" holds a lone UTF-16 surrogate (an unpaired "
+                         f"\\ud800-\\udfff escape), which is not text; write the character "
+                         f"itself or a valid surrogate pair", join_path(*path)) from None
 
 
 def _file_type(mode: int) -> str:

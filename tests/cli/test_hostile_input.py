@@ -190,3 +190,53 @@ def test_datasets_of_a_constraints_file_hold_integers_or_strings(left, phrase, t
         {"name": "dp", "left": left, "pair": ["s2", "s1"], "beta": [[[0], "1"]]}]}
     result = run(capsys, ["postprocess", "--constraints", write(tmp_path, data)])
     assert_refused(result, 2, phrase, "integer or a string")
+
+
+# --- names that are not text: lone UTF-16 surrogates ---------------------------------------
+
+LONE = "\udfff"
+
+
+def _rename_key(mapping: dict, old: str, new: str) -> None:
+    mapping[new] = mapping.pop(old)
+
+
+def _rename_secret(data: dict) -> None:
+    _rename_key(data["secrets"], "x1=0", LONE)
+    data["pairs"] = [[LONE, "x1=1"]]
+
+
+def _rename_user(data: dict) -> None:
+    data["users"][0]["name"] = "u" + LONE
+
+
+SURROGATE_NAMES = {
+    "secret": ("quickstart.json", ["audit"], _rename_secret, "secrets"),
+    "prior": ("quickstart.json", ["audit"],
+              lambda d: _rename_key(d["priors"], "fair", LONE), "priors"),
+    "mechanism": ("quickstart.json", ["audit"],
+                  lambda d: _rename_key(d["mechanisms"], "rr", LONE), "mechanisms"),
+    "attribute": ("quickstart.json", ["audit"],
+                  lambda d: d["attributes"].__setitem__(2, "x" + LONE), "attributes.2"),
+    "description": ("quickstart.json", ["audit"],
+                    lambda d: d.__setitem__("description", LONE), "description"),
+    "user": ("multiuser_bernoulli.json", ["multiuser", "--pairs", "PQ", "--epsilon", "1"],
+             _rename_user, "users.0.name"),
+    "DCP secret": ("dcp_two_secrets.json", ["dcp", "--epsilon", "1"],
+                   lambda d: _rename_key(d["joint"], "low", LONE), "joint"),
+    "network node": ("bayesnet_vstructure.json", ["quilts", "--node", "A"],
+                     lambda d: _rename_key(d["nodes"], "E", LONE), "nodes"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SURROGATE_NAMES))
+@pytest.mark.parametrize("output", ["--json", "--output"])
+def test_a_lone_surrogate_is_refused_when_read(case, output, tmp_path, capsys):
+    example, command, edit, path = SURROGATE_NAMES[case]
+    data = json.loads(example_path(example).read_text())
+    edit(data)
+    model = write(tmp_path, json.dumps(data))  # ensure_ascii: the file holds the \\udfff escape
+    options = ["--json"] if output == "--json" else ["--output", tmp_path / "result.json"]
+    result = run(capsys, [command[0], model, *command[1:], *options])
+    assert_refused(result, 2, f"{path}: the ", "\\udfff", "surrogate")
+    assert result[1] == "" and not (tmp_path / "result.json").exists()
