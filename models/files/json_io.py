@@ -6,8 +6,9 @@ Every reader (Pufferfish, DCP, multi-user and Bayesian-network model files) deco
 refuses bad input with the same located messages.  The limits, all refused with a
 :class:`~pufferfish.models.errors.ModelError` that names the file or the JSON path:
 
-* a file holds at most :data:`MAX_FILE_BYTES` bytes (64 MiB); devices and sockets are refused
-  (``/dev/zero`` never ends); pipes are read up to the same limit;
+* a file is a regular file (:func:`check_regular_file`, decided by :func:`os.stat` before the
+  file is opened: a named pipe with no writer would block the reader forever, ``/dev/zero``
+  never ends) and holds at most :data:`MAX_FILE_BYTES` bytes (64 MiB);
 * arrays and objects nest at most :data:`MAX_DEPTH` levels (a model file needs fewer than 15);
 * a JSON integer has at most :data:`~pufferfish.models.numbers.MAX_DIGITS` digits (exact numbers
   are read exactly, but not beyond that size: Python refuses to convert longer integers to text);
@@ -50,7 +51,7 @@ import jsonschema
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import MAX_DIGITS, exact
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "read_json_file", "parse_json_text", "check_schema",
+__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "check_regular_file", "open_regular_file", "read_json_file", "parse_json_text", "check_schema",
            "schema_validator", "validator_for", "schema_error", "reject_duplicate_keys", "write_json_atomically"]
 
 MAX_FILE_BYTES = 64 * 2**20
@@ -92,21 +93,18 @@ def _json_integer(text: str) -> int | _LongInteger:
 def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
     """Decode the JSON document at ``path`` for one of the toolkit's readers.
 
-    Every failure is a :class:`ModelError` saying which file and what is wrong: unreadable, a
-    device, larger than :data:`MAX_FILE_BYTES`, not UTF-8, not JSON (with line and column), nested
-    deeper than :data:`MAX_DEPTH`, an over-long integer, a non-finite number, or an object with a
-    repeated key.  Cost: O(file size).
+    Every failure is a :class:`ModelError` saying which file and what is wrong: unreadable, not a
+    regular file (:func:`check_regular_file`), larger than :data:`MAX_FILE_BYTES`, not UTF-8, not
+    JSON (with line and column), nested deeper than :data:`MAX_DEPTH`, an over-long integer, a
+    non-finite number, a string that is not text, or an object with a repeated key.  Cost:
+    O(file size).
     """
     where = f"{kind} {str(path)!r}"
-    try:
-        with open(path, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
-                raise ModelError(f"cannot read {where}: it is {_file_type(status.st_mode)}, not a "
-                                 f"regular file")
-            raw = _read_at_most(handle, MAX_FILE_BYTES, status.st_size, where)
-    except OSError as error:
-        raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
+    with open_regular_file(path, kind) as handle:
+        try:
+            raw = _read_at_most(handle, MAX_FILE_BYTES, os.fstat(handle.fileno()).st_size, where)
+        except OSError as error:
+            raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -114,9 +112,44 @@ def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
     return parse_json_text(text, where)
 
 
+def check_regular_file(path: str | os.PathLike, kind: str = "file") -> None:
+    """Refuse ``path`` unless it names an existing regular file (a symbolic link to one is
+    followed), deciding with :func:`os.stat` alone: opening a named pipe with no writer would
+    block forever, and a device (``/dev/zero``, ``/dev/urandom``) never ends.  The
+    :class:`ModelError` names ``kind`` and the path as the user gave it."""
+    where = f"{kind} {os.fspath(path)!r}"
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ModelError(f"cannot read {where}: {reason}") from None
+    if not stat.S_ISREG(mode):
+        raise ModelError(f"cannot read {where}: it is {_file_type(mode)}, not a regular file")
+
+
+def open_regular_file(path: str | os.PathLike, kind: str = "file", text: bool = False):
+    """The regular file at ``path`` opened for reading (binary, or UTF-8 text with ``text``),
+    after :func:`check_regular_file`; it is opened without blocking and checked again through
+    its descriptor, so a file swapped for a pipe in between is refused too, never waited on."""
+    check_regular_file(path, kind)
+    where = f"{kind} {os.fspath(path)!r}"
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise ModelError(f"cannot read {where}: it is {_file_type(mode)}, not a regular file")
+    os.set_blocking(descriptor, True)
+    if text:
+        return open(descriptor, encoding="utf-8", newline="")
+    return open(descriptor, "rb")
+
+
 def _read_at_most(handle, limit: int, size: int, where: str) -> bytes:
     """The whole content of ``handle``, refused as soon as it exceeds ``limit`` bytes (``size`` is
-    what ``fstat`` says; a pipe says 0 and is read in chunks)."""
+    what ``fstat`` says; a file that grows while it is read is read in chunks up to the limit)."""
     refusal = ModelError(f"{where} is larger than the limit of {limit:,} bytes "
                          f"({limit / 2**20:g} MiB)")
     if size > limit:

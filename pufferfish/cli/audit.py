@@ -15,6 +15,7 @@ import time
 
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
                                    parse_epsilon, positive_int, verdict)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                     execution_engine)
 from pufferfish.models.errors import ModelError
@@ -24,7 +25,7 @@ from pufferfish.verify.report import Progress
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("audit", help="Pufferfish, DP and leakage levels of every "
                                    "mechanism of a model, and of their joint release")
-    parser.add_argument("model", help="model file (JSON)")
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--epsilon", help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--group", type=positive_int, help="also compute group-K DP")

@@ -97,6 +97,38 @@ def _bounded_int(text: str, low: int, what: str) -> int:
     return value
 
 
+def input_file(text: str) -> str:
+    """A file a command reads (a model, a map, a curve, a data file): it must exist and be a
+    regular file, decided by ``os.stat`` at parse time
+    (:func:`~pufferfish.models.files.json_io.check_regular_file`), so a named pipe (which would
+    block the reader), a device or a folder fails at once, before any work starts."""
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.json_io import check_regular_file
+
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty string")
+    try:
+        check_regular_file(text)
+    except ModelError as error:
+        raise argparse.ArgumentTypeError(error.reason) from None
+    return text
+
+
+def input_folder(text: str) -> str:
+    """A folder a command reads files from: it must exist and be a folder (``os.stat``, at parse
+    time); the files read in it are each checked like :func:`input_file`."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder name, got an empty string")
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise argparse.ArgumentTypeError(f"cannot read the folder {text!r}: {reason}") from None
+    if not stat.S_ISDIR(mode):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
 def output_file(text: str) -> str:
     """A path ``--output`` may write: not empty, not an existing non-regular file (device, FIFO,
     directory, symlink to one), in an existing writable folder.  Checked at parse time, so a bad
@@ -306,11 +338,10 @@ def names_option(text: str | None, option: str) -> list[str] | None:
 
 
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
-           "EXIT_INTERRUPTED",
-           "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION", "EPSILON_FORMS",
-           "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int", "nonnegative_int",
-           "output_file", "output_folder", "add_common_options", "add_out_folder", "epsilon_help",
-           "parse_epsilon",
+           "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
+           "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
+           "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
+           "add_common_options", "add_out_folder", "epsilon_help", "parse_epsilon",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]
 

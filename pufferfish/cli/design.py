@@ -18,6 +18,7 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
                                    parse_epsilon, prepare_folder, wrote)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
 
@@ -29,14 +30,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "design", help="the ε-Pufferfish mechanism of least expected loss (exact, re-audited, "
                        "with a dual lower bound); optionally DP-style so that it composes")
-    parser.add_argument("model", help="model file (JSON)")
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
     parser.add_argument("--epsilon", required=True, help=epsilon_help("the Pufferfish budget ε"))
     parser.add_argument("--loss", choices=["l1", "l2", "01"],
                         help="loss of releasing ω when the query is q(D): |ω−q|, (ω−q)², or "
                              "[ω≠q] (default l1 for numeric queries, else 01)")
-    parser.add_argument("--loss-table", metavar="FILE",
+    parser.add_argument("--loss-table", type=input_file, metavar="FILE",
                         help="a loss table file {\"design_loss\": 1, \"loss\": {q: {ω: loss}}} "
                              "instead of --loss")
     parser.add_argument("--output-values", metavar="VALUES",

@@ -15,6 +15,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
@@ -25,7 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    description="Compute σ_max of the Markov Quilt Mechanism "
                                    "(002_e1f2e9a9937b8cda.txt §4 Algorithm 2; chains: "
                                    "Algorithms 3–5) with the chosen quilt per node.")
-    parser.add_argument("model", help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("model", type=input_file,
+                        help="a bayesnet file or a model file with markov priors")
     parser.add_argument("--epsilon", required=True, help=epsilon_help("privacy budget ε > 0"))
     parser.add_argument("--method", choices=("exact", "approx", "fast"), default="exact",
                         help="chains: exact max-influence (MQMExact, Algorithm 3), Lemma B.4 "

@@ -16,6 +16,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 
 
@@ -25,7 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "Bayesian network or chain (002_e1f2e9a9937b8cda.txt §4, "
                                    "Definition 4.2) and, with --epsilon, their max-influence and "
                                    "score.")
-    parser.add_argument("model", help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("model", type=input_file,
+                        help="a bayesnet file or a model file with markov priors")
     parser.add_argument("--node", required=True,
                         help="node name (chains: attribute name or 1-based index)")
     parser.add_argument("--epsilon", help=epsilon_help(

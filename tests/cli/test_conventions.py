@@ -10,8 +10,8 @@ import argparse
 import pytest
 
 import pufferfish
-from pufferfish.cli.common import (EPSILON_FORMS, nonnegative_int, output_file, output_folder,
-                                   positive_int)
+from pufferfish.cli.common import (EPSILON_FORMS, input_file, input_folder, nonnegative_int,
+                                   output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
 ENUMERATE_DATASETS = {"audit", "composes", "postprocess", "influence", "quilts", "mqm",
@@ -73,6 +73,21 @@ def test_files_are_written_through_output_or_out_only(name):
         if action.metavar == "FILE" and _visible(action):
             # a FILE the command writes is --output; any other FILE is an input it reads
             assert flag == "--output" or action.type is not output_file, (name, flag)
+
+
+INPUT_FILES = {"model", "--map", "--constraints", "--curve", "--loss-table", "--foursquare"}
+
+
+@pytest.mark.parametrize("name", sorted(LEAVES))
+def test_files_read_are_checked_to_be_regular_at_parse_time(name):
+    """Every file a command reads is typed :func:`input_file` (a FIFO or a device is refused by
+    ``os.stat`` before anything opens it), every folder it reads :func:`input_folder`."""
+    for action in LEAVES[name]._actions:
+        names = set(action.option_strings) or {action.dest}
+        if names & INPUT_FILES:
+            assert action.type is input_file, (name, names)
+        if "--capture24" in names:
+            assert action.type is input_folder, (name, names)
 
 
 @pytest.mark.parametrize("name", sorted(LEAVES))

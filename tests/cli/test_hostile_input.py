@@ -6,6 +6,8 @@ message on stderr and no traceback."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -240,3 +242,90 @@ def test_a_lone_surrogate_is_refused_when_read(case, output, tmp_path, capsys):
     result = run(capsys, [command[0], model, *command[1:], *options])
     assert_refused(result, 2, f"{path}: the ", "\\udfff", "surrogate")
     assert result[1] == "" and not (tmp_path / "result.json").exists()
+
+
+# --- input files are regular files, checked before they are opened --------------------------
+
+def _fifo(tmp: Path) -> str:
+    """A named pipe nobody writes to: opening it for reading would block forever."""
+    path = tmp / "fifo.json"
+    os.mkfifo(path)
+    return str(path)
+
+
+FIFO_INPUTS = {
+    "audit MODEL": ["audit", "{fifo}"],
+    "composes MODEL": ["composes", "{fifo}", "--epsilon", "1"],
+    "postprocess MODEL": ["postprocess", "{fifo}", "--mechanism", "coin", "--map", "{map}"],
+    "postprocess --map": ["postprocess", ex("hidden_coin.json"), "--mechanism", "coin", "--map",
+                          "{fifo}"],
+    "postprocess --constraints": ["postprocess", "--constraints", "{fifo}"],
+    "influence MODEL": ["influence", "{fifo}"],
+    "translate --curve": ["translate", "--curve", "{fifo}", "--epsilon-puffer", "1"],
+    "quilts MODEL": ["quilts", "{fifo}", "--node", "A"],
+    "mqm MODEL": ["mqm", "{fifo}", "--epsilon", "1"],
+    "wasserstein MODEL": ["wasserstein", "{fifo}", "--query", "sum", "--epsilon", "1"],
+    "multiuser MODEL": ["multiuser", "{fifo}", "--pairs", "PQ", "--epsilon", "1"],
+    "dcp MODEL": ["dcp", "{fifo}", "--epsilon", "1"],
+    "dcp-design MODEL": ["dcp-design", "{fifo}", "--target-epsilon", "1", "--target-delta", "0"],
+    "design MODEL": ["design", "{fifo}", "--query", "sum", "--epsilon", "1"],
+    "design --loss-table": ["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "1",
+                            "--loss-table", "{fifo}"],
+    "region MODEL": ["region", "{fifo}", "--epsilon", "1"],
+    "region --map": ["region", ex("quickstart_parametric.json"), "--epsilon", "1", "--mechanism",
+                     "sum", "--map", "{fifo}"],
+    "experiment --foursquare CHECKINS": ["experiment", "topk", "--out", "{tmp}/topk",
+                                         "--foursquare", "{fifo}", "{map}"],
+    "experiment --foursquare POIS": ["experiment", "topk", "--out", "{tmp}/topk",
+                                     "--foursquare", "{map}", "{fifo}"],
+    "experiment --foursquare /dev/zero": ["experiment", "topk", "--out", "{tmp}/topk",
+                                          "--foursquare", "/dev/zero", "/dev/urandom"],
+    "experiment --capture24 a file": ["experiment", "topk", "--out", "{tmp}/topk",
+                                      "--capture24", "{map}"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(FIFO_INPUTS))
+def test_a_named_pipe_or_a_device_as_an_input_file_is_refused_at_once(case, tmp_path,
+                                                                        pufferfish_process):
+    files = {"fifo": _fifo(tmp_path), **_files(tmp_path)}
+    argv = [word.format(**files) for word in FIFO_INPUTS[case]]
+    result = pufferfish_process(argv, timeout=10)
+    kind = ("character device" if "/dev/zero" in case else "not a folder" if "capture24" in case
+            else "named pipe")
+    assert_refused(result, 2, kind)
+    assert result[1] == ""
+
+
+def _within(seconds: float, function, *args):
+    """``function(*args)`` run in a daemon thread: its exception, or a failure when it does not
+    end within ``seconds`` (a read blocked on a pipe cannot be interrupted, only abandoned)."""
+    outcome: list = []
+
+    def call() -> None:
+        try:
+            outcome.append(function(*args))
+        except BaseException as error:  # noqa: BLE001 - handed to the test
+            outcome.append(error)
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert outcome, f"{function.__name__} still blocked after {seconds} s"
+    return outcome[0]
+
+
+def test_the_readers_refuse_a_named_pipe_without_opening_it(tmp_path):
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.json_io import read_json_file
+    from pufferfish.proofs_check.paper_000.topk.real_data import load_capture24, load_foursquare
+
+    fifo = _fifo(tmp_path)
+    regular = write(tmp_path, "", "pois.tsv")
+    folder = tmp_path / "capture24"
+    folder.mkdir()
+    os.mkfifo(folder / "annotation-label-dictionary.csv")
+    for function, args in ((read_json_file, (fifo,)), (load_foursquare, (regular, fifo)),
+                           (load_foursquare, (fifo, regular)), (load_capture24, (folder,))):
+        error = _within(5, function, *args)
+        assert isinstance(error, ModelError) and "named pipe" in str(error), (function, error)
