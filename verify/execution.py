@@ -34,6 +34,12 @@ from typing import Any
 SCHEDULER_VARIABLE = "PUFFERFISH_SCHEDULER"
 """Environment variable naming a Dask scheduler address used when ``--scheduler`` is not given."""
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds a Dask scheduler has to answer before it is declared unreachable."""
+
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+"""The protocols of a scheduler address (``tcp`` when none is written)."""
+
 ProgressCallback = Callable[[int, int], None]
 """``progress(done, total)``, called after each finished task."""
 
@@ -116,7 +122,8 @@ class DaskEngine(Engine):
             self.client = Client(self._cluster)
             self.description = f"local Dask cluster of {workers or 2} worker processes"
         else:
-            self.client = Client(address, timeout="10s")
+            check_scheduler(address)
+            self.client = Client(address, timeout=f"{CONNECT_TIMEOUT}s")
             self.description = f"Dask scheduler at {address}"
         self.dashboard = self.client.dashboard_link
 
@@ -170,6 +177,38 @@ class DaskEngine(Engine):
         self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def check_scheduler(address: str, timeout: float | None = None) -> None:
+    """Refuse ``address`` before a Dask client is made for it: ``ValueError`` unless it reads
+    ``[PROTOCOL://]HOST:PORT`` with a known protocol and a port in 1..65535 (a client made for a
+    malformed address fails with a traceback when it is collected), and ``OSError`` when a
+    TCP-based address does not accept a connection within ``timeout`` seconds (default
+    :data:`CONNECT_TIMEOUT`; a closed port is refused at once instead of retried until then)."""
+    import socket
+
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    expected = "expected [PROTOCOL://]HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    try:
+        scheme, location = parse_address(address)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{error}; {expected}") from None
+    if scheme not in SCHEDULER_SCHEMES:
+        raise ValueError(f"unknown protocol {scheme!r} (known: {', '.join(SCHEDULER_SCHEMES)}); "
+                         f"{expected}")
+    if scheme in ("inproc", "ucx"):
+        return
+    try:
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{error}; {expected}") from None
+    if not host or not 1 <= port <= 65535:
+        raise ValueError(f"expected a host and a port in 1..65535, got {location!r}; {expected}")
+    with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT if timeout is None
+                                  else timeout):
+        pass
 
 
 def _sized(argument_tuples: Iterable[Sequence[Any]]) -> Sequence[Sequence[Any]]:

@@ -212,8 +212,9 @@ def add_execution_options(parser: argparse.ArgumentParser) -> None:
 
 class execution_engine:
     """``with execution_engine(args) as engine:`` the engine the options ask for, its
-    description and dashboard link noted on stderr; an unreachable scheduler is a
-    :class:`UsageError` (exit 2)."""
+    description and dashboard link noted on stderr; a malformed or unreachable scheduler
+    address (``--scheduler`` or ``$PUFFERFISH_SCHEDULER``, checked by
+    :func:`~pufferfish.verify.execution.check_scheduler`) is a :class:`UsageError` (exit 2)."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -223,13 +224,17 @@ class execution_engine:
         from pufferfish.verify.execution import SCHEDULER_VARIABLE, engine_from
 
         scheduler = getattr(self.args, "scheduler", None)
+        address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
         try:
             self.engine = engine_from(scheduler, getattr(self.args, "workers", None))
+        except ValueError as error:
+            source = "--scheduler" if scheduler else f"${SCHEDULER_VARIABLE}"
+            raise UsageError(f"{source}: {_malformed_scheduler(address, error)}") from None
         except (OSError, TimeoutError) as error:
-            address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
-            raise UsageError(f"cannot reach the Dask scheduler at {address!r} ({error}); start "
-                             f"one (`dask scheduler`) or drop --scheduler / "
-                             f"${SCHEDULER_VARIABLE}") from None
+            if address is None:
+                raise UsageError(f"cannot start a local Dask cluster for --workers ({error})") \
+                    from None
+            raise UsageError(_unreachable_scheduler(address, error)) from None
         dashboard = getattr(self.engine, "dashboard", None)
         if dashboard:
             note(self.args, f"running on a {self.engine.description}; dashboard {dashboard}")
@@ -238,6 +243,44 @@ class execution_engine:
     def __exit__(self, *exc_info) -> None:
         if self.engine is not None:
             self.engine.close()
+
+
+def check_scheduler_option(args: argparse.Namespace) -> None:
+    """Check the address given to ``--scheduler``, if any: well formed and accepting connections
+    (:func:`~pufferfish.verify.execution.check_scheduler`).  :func:`pufferfish.cli.main.main`
+    calls it right after parsing, so a bad address fails before any work starts, on every
+    command alike (whether or not the command would have reached its tasks)."""
+    address = getattr(args, "scheduler", None)
+    if address is None:
+        return
+    from pufferfish.verify.execution import check_scheduler
+
+    try:
+        check_scheduler(address)
+    except ValueError as error:
+        raise UsageError(f"--scheduler: {_malformed_scheduler(address, error)}") from None
+    except (OSError, TimeoutError) as error:
+        raise UsageError(f"--scheduler: {_unreachable_scheduler(address, error)}") from None
+
+
+def _malformed_scheduler(address: str, error: Exception) -> str:
+    return f"{address!r} is not a Dask scheduler address ({error})"
+
+
+def _unreachable_scheduler(address: str, error: Exception) -> str:
+    from pufferfish.verify.execution import SCHEDULER_VARIABLE
+
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return (f"cannot reach the Dask scheduler at {address!r} ({reason}); start one (`dask "
+            f"scheduler`) or drop --scheduler / ${SCHEDULER_VARIABLE}")
+
+
+def refuse_execution_options(args: argparse.Namespace, where: str) -> None:
+    """Refuse ``--scheduler`` / ``--workers`` on an invocation that runs no tasks (``where`` says
+    which invocations do), so that a scheduler given is never silently ignored."""
+    if getattr(args, "scheduler", None) or getattr(args, "workers", None):
+        raise UsageError(f"--scheduler / --workers run the tasks of {where}; this invocation "
+                         f"runs in this process: drop them")
 
 
 def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool = False,
@@ -342,6 +385,7 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
            "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
            "add_common_options", "add_out_folder", "epsilon_help", "parse_epsilon",
+           "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]
 

@@ -80,12 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     previous = _install_sigterm_handler()
     try:
-        from pufferfish.cli.common import UsageError, apply_quiet
+        from pufferfish.cli.common import UsageError, apply_quiet, check_scheduler_option
         from pufferfish.models.errors import ModelError
 
         try:
             args = build_parser().parse_args(arguments)
             apply_quiet(args)
+            check_scheduler_option(args)
             return args.handler(args)
         except (ModelError, UsageError) as error:
             return _fail(debug, str(error))

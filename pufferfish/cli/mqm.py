@@ -17,6 +17,7 @@ from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_comm
                                    epsilon_help, parse_epsilon)
 from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
+from pufferfish.cli.common import refuse_execution_options
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
 
@@ -85,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     parameters = chain_parameters(args)
     if args.nodes is not None and args.method != "exact":
         raise UsageError("--nodes applies to --method exact only")
+    if args.method != "exact":
+        refuse_execution_options(args, "--method exact")
     family = load_quilt_family(args)
     if isinstance(family, BayesNetFamily):
         if args.method != "exact":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pufferfish.cli.common import add_execution_options, execution_engine
+from pufferfish.cli.common import add_execution_options, execution_engine, refuse_execution_options
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
                                    epsilon_help, nonnegative_int, parse_epsilon, positive_int,
                                    prepare_folder,
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.quilts.scores import as_budget
 
     figure_4 = args.figure in ("4", "all")
+    if args.figure == "4":
+        refuse_execution_options(args, "figures 1 and 3 (--figure 1+3 or all)")
     if figure_4:  # validate before any figure is drawn
         lengths = _lengths(args.lengths)
         epsilons = tuple(x.strip() for x in args.epsilons.split(","))

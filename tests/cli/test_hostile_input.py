@@ -329,3 +329,61 @@ def test_the_readers_refuse_a_named_pipe_without_opening_it(tmp_path):
                            (load_foursquare, (fifo, regular)), (load_capture24, (folder,))):
         error = _within(5, function, *args)
         assert isinstance(error, ModelError) and "named pipe" in str(error), (function, error)
+
+
+# --- scheduler addresses: malformed or unreachable is exit 2, never ignored -----------------
+
+CLOSED_PORT = "tcp://127.0.0.1:1"
+TASK_COMMANDS = {
+    "audit": ["audit", ex("quickstart.json")],
+    "experiment": ["experiment", "topk", "--shape", "activities", "--out", "{tmp}/topk"],
+    "influence": ["influence", ex("influence_chain.json"), "--max-b", "2"],
+    "influence-figures": ["influence-figures", "--out", "{tmp}/figures"],
+    "mqm": ["mqm", ex("chain_binary_T100.json"), "--epsilon", "1"],
+    "mqm-figures": ["mqm-figures", "--out", "{tmp}/mqm", "--figure", "1+3"],
+    "quilts": ["quilts", ex("bayesnet_vstructure.json"), "--node", "A"],
+    "theorems": ["theorems", "--claim", "002.lemB6"],
+    "design": ["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "1", "--compare",
+               "--out", "{tmp}/design"],
+}
+
+
+@pytest.fixture
+def short_connect_timeout(monkeypatch):
+    """A scheduler that does not answer is given up after 2 s, not 10."""
+    monkeypatch.setattr("pufferfish.verify.execution.CONNECT_TIMEOUT", 2.0)
+    monkeypatch.delenv("PUFFERFISH_SCHEDULER", raising=False)
+
+
+@pytest.mark.parametrize("command", sorted(TASK_COMMANDS))
+@pytest.mark.parametrize("address, phrase", [
+    ("not an address", "'not an address' is not a Dask scheduler address"),
+    ("tcp://127.0.0.1:99999", "port in 1..65535"),
+    ("gopher://127.0.0.1:8786", "unknown protocol 'gopher'"),
+    (CLOSED_PORT, f"cannot reach the Dask scheduler at '{CLOSED_PORT}'")])
+def test_a_bad_scheduler_is_refused_before_any_work(command, address, phrase, tmp_path, capsys,
+                                                     short_connect_timeout):
+    argv = [word.format(tmp=tmp_path) for word in TASK_COMMANDS[command]]
+    result = run(capsys, argv + ["--scheduler", address])
+    assert_refused(result, 2, "--scheduler", phrase)
+    assert result[1] == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address, phrase", [("not an address", "is not a Dask scheduler"),
+                                             (CLOSED_PORT, "cannot reach")])
+def test_a_bad_scheduler_in_the_environment_is_refused(address, phrase, capsys, monkeypatch,
+                                                        short_connect_timeout):
+    monkeypatch.setenv("PUFFERFISH_SCHEDULER", address)
+    assert_refused(run(capsys, ["audit", ex("quickstart.json")]), 2, phrase)
+
+
+@pytest.mark.parametrize("argv", [
+    ["theorems", "--list"], ["theorems", "--coverage", "--paper", "004_acc5641f8e5f8c79.txt"],
+    ["mqm", ex("chain_binary_T100.json"), "--epsilon", "1", "--method", "fast"],
+    ["mqm-figures", "--out", "{tmp}/mqm", "--figure", "4"]])
+@pytest.mark.parametrize("option", [["--workers", "2"], ["--scheduler", CLOSED_PORT]])
+def test_execution_options_that_would_be_ignored_are_refused(argv, option, tmp_path, capsys,
+                                                             short_connect_timeout):
+    argv = [word.format(tmp=tmp_path) for word in argv]
+    expected = "cannot reach" if "--scheduler" in option else "--scheduler / --workers run"
+    assert_refused(run(capsys, argv + option), 2, expected)
