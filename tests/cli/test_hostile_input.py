@@ -387,3 +387,32 @@ def test_execution_options_that_would_be_ignored_are_refused(argv, option, tmp_p
     argv = [word.format(tmp=tmp_path) for word in argv]
     expected = "cannot reach" if "--scheduler" in option else "--scheduler / --workers run"
     assert_refused(run(capsys, argv + option), 2, expected)
+
+
+# --- sizes checked before anything is built -------------------------------------------------
+
+def _deterministic_repeat(times: int, nested: int | None = None):
+    def edit(data: dict) -> None:
+        mechanisms = {"id": {"query": "sum"},
+                      "many": {"repeat": {"mechanism": "id", "times": times}}}
+        if nested:
+            mechanisms["twice"] = {"repeat": {"mechanism": "many", "times": nested}}
+            mechanisms["joint"] = {"compose": ["twice", "id"]}
+        data["mechanisms"] = mechanisms
+    return edit
+
+
+@pytest.mark.parametrize("edit, where, entries", [
+    (_deterministic_repeat(10**9), "mechanisms.many", "about 1.0·10^9 entries"),
+    (_deterministic_repeat(1000, nested=2000), "mechanisms.twice", "2,000,000 entries")])
+def test_a_repeated_deterministic_mechanism_is_sized_by_its_tuple(edit, where, entries, tmp_path,
+                                                                  pufferfish_process):
+    """One output, but a tuple of 10^9 entries: refused with its size, not built (3.5 GB)."""
+    result = pufferfish_process(["audit", write(tmp_path, quickstart(edit))], timeout=10)
+    assert_refused(result, 2, f"{where}: ", entries, "limit of 1,000,000", "--max-outputs")
+
+
+def test_a_tuple_within_the_limit_is_built(tmp_path, capsys):
+    result = run(capsys, ["audit", write(tmp_path, quickstart(_deterministic_repeat(1000))),
+                          "--json"])
+    assert result[0] == 0, result[2]
