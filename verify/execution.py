@@ -211,6 +211,74 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
         pass
 
 
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, or ``None`` where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def process_memory_limit() -> int | None:
+    """The smallest memory limit set on this process, in bytes, or ``None`` when none is set:
+    its address-space limit (``prlimit --as``, ``ulimit -v``: ``RLIMIT_AS``) and the memory
+    limit of its control group (cgroup v2 ``memory.max``, v1 ``memory.limit_in_bytes``)."""
+    limits = [_address_space_limit(), _cgroup_memory_limit()]
+    known = [limit for limit in limits if limit is not None]
+    return min(known) if known else None
+
+
+def usable_memory() -> int | None:
+    """The memory this process may use, in bytes: the smaller of :func:`physical_memory` and
+    :func:`process_memory_limit`, or ``None`` when neither is known."""
+    known = [m for m in (physical_memory(), process_memory_limit()) if m is not None]
+    return min(known) if known else None
+
+
+_UNLIMITED = 2**60
+"""Limits at least this large are the systems' ways of writing "no limit"."""
+
+
+def _address_space_limit() -> int | None:
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, AttributeError, ValueError, OSError):
+        return None
+    return None if soft == resource.RLIM_INFINITY or soft < 0 or soft >= _UNLIMITED else soft
+
+
+def _cgroup_memory_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2, else v1), read from ``/sys/fs/cgroup``;
+    ``None`` when there is none or it cannot be read cheaply."""
+    try:
+        with open("/proc/self/cgroup", encoding="ascii", errors="replace") as handle:
+            lines = handle.read(1 << 16).splitlines()
+    except OSError:
+        return None
+    candidates = []
+    for line in lines:
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if controllers == "":
+            candidates += [f"/sys/fs/cgroup{path.rstrip('/')}/memory.max",
+                           "/sys/fs/cgroup/memory.max"]
+        elif "memory" in controllers.split(","):
+            candidates += [f"/sys/fs/cgroup/memory{path.rstrip('/')}/memory.limit_in_bytes",
+                           "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+    for candidate in candidates:
+        try:
+            with open(candidate, encoding="ascii") as handle:
+                text = handle.read(64).strip()
+        except (OSError, ValueError):
+            continue
+        if text.isdigit():
+            value = int(text)
+            return value if 0 < value < _UNLIMITED else None
+        if text == "max":
+            return None
+    return None
+
+
 def _sized(argument_tuples: Iterable[Sequence[Any]]) -> Sequence[Sequence[Any]]:
     """The arguments as a sequence: a sequence is kept as it is (its items may be made on
     demand), any other iterable is listed."""

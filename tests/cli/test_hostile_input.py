@@ -416,3 +416,47 @@ def test_a_tuple_within_the_limit_is_built(tmp_path, capsys):
     result = run(capsys, ["audit", write(tmp_path, quickstart(_deterministic_repeat(1000))),
                           "--json"])
     assert result[0] == 0, result[2]
+
+
+def _wide(values: int, attributes: int = 2, **changes) -> dict:
+    """A product model of ``attributes`` attributes of ``values`` values each, a sum query."""
+    data = {"pufferfish_model": 1, "attributes": [f"x{i}" for i in range(1, attributes + 1)],
+            "domain": list(range(values)), "datasets": "all", "priors": {"u": {"uniform": True}},
+            "secrets": {"x1=0": {"where": {"x1": 0}}, "x1=1": {"where": {"x1": 1}}},
+            "pairs": [["x1=0", "x1=1"]], "mechanisms": {"sum": {"query": "sum"}}}
+    data.update(changes)
+    return data
+
+
+def test_an_audit_beyond_the_memory_limit_is_refused_with_its_figures(tmp_path, capsys,
+                                                                      monkeypatch):
+    """4·10^6 datasets of two 2,000-value attributes: the plan states what it needs and refuses
+    it against the limit set on the process, before any block runs."""
+    monkeypatch.setattr("pufferfish.verify.privacy.audit_plan.process_memory_limit",
+                        lambda: 300 * 2**20)
+    result = run(capsys, ["audit", write(tmp_path, _wide(2000))])
+    assert_refused(result, 2, "4,000,000 datasets needs about", "MB of memory",
+                   "the limit set on this process", "300 MB")
+
+
+def test_a_memory_error_in_the_dp_pass_is_a_clear_refusal(tmp_path, capsys, monkeypatch):
+    from pufferfish.verify.privacy import dp_blocks
+
+    def exhausted(*args):
+        raise MemoryError()
+
+    monkeypatch.setattr(dp_blocks, "block_keys_and_pairs", exhausted)
+    result = run(capsys, ["audit", write(tmp_path, _wide(3)), "--json"])
+    assert_refused(result, 2, "datasets: per-entry DP over 9 datasets ran out of memory",
+                   "neighbour pairs", "this process may use")
+
+
+def test_an_attribute_of_10_000_values_is_refused_under_an_address_space_limit(
+        tmp_path, pufferfish_process):
+    """One task compares every pair of values of the attribute (10^8 pairs, several GB): the
+    plan counts it and refuses it against ``prlimit --as`` (2 GiB here), not only the machine."""
+    model = write(tmp_path, _wide(10_000, attributes=1))
+    result = pufferfish_process(["audit", model], timeout=10, memory=2 << 30)
+    assert_refused(result, 2, "10,000 datasets needs about", "GB of memory",
+                   "limit set on this process", "neighbour pairs")
+
