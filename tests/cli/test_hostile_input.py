@@ -460,3 +460,11 @@ def test_an_attribute_of_10_000_values_is_refused_under_an_address_space_limit(
     assert_refused(result, 2, "10,000 datasets needs about", "GB of memory",
                    "limit set on this process", "neighbour pairs")
 
+
+def test_entry_pairs_of_a_wide_attribute_are_sized_before_they_are_built(tmp_path,
+                                                                          pufferfish_process):
+    model = write(tmp_path, _wide(50_000, attributes=1, pairs=[], entry_pairs=True))
+    result = pufferfish_process(["audit", model], timeout=10)
+    assert_refused(result, 2, "entry_pairs: ", "about 1.2·10^9 secret pairs", "50,000 values",
+                   "limit of 1,000,000")
+
