@@ -468,3 +468,16 @@ def test_entry_pairs_of_a_wide_attribute_are_sized_before_they_are_built(tmp_pat
     assert_refused(result, 2, "entry_pairs: ", "about 1.2·10^9 secret pairs", "50,000 values",
                    "limit of 1,000,000")
 
+
+def test_a_quilt_search_over_1000_nodes_is_sized_before_it_starts(tmp_path, pufferfish_process):
+    """2^1000 datasets: an independent prior beside a chain makes a network of 1,000 nodes,
+    whose quilt search would run 2·10^11 d-separation tests."""
+    chain = {"markov": {"initial": {"0": "1/2", "1": "1/2"},
+                        "transition": {"0": {"0": "9/10", "1": "1/10"},
+                                       "1": {"0": "1/10", "1": "9/10"}}}}
+    fair = {"independent": {f"x{i}": {"0": "1/2", "1": "1/2"} for i in range(1, 1001)}}
+    model = write(tmp_path, _wide(2, attributes=1000, priors={"chain": chain, "fair": fair}))
+    result = pufferfish_process(["mqm", model, "--epsilon", "1"], timeout=10)
+    assert_refused(result, 2, "--max-quilts: ", "200,000 candidate quilts", "1,000 nodes",
+                   "about 2.0·10^11 tests", "limit of about 1.0·10^8")
+
