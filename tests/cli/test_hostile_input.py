@@ -481,3 +481,26 @@ def test_a_quilt_search_over_1000_nodes_is_sized_before_it_starts(tmp_path, puff
     assert_refused(result, 2, "--max-quilts: ", "200,000 candidate quilts", "1,000 nodes",
                    "about 2.0·10^11 tests", "limit of about 1.0·10^8")
 
+
+def _multiuser(distribution: dict, target: dict | None = None) -> dict:
+    others = [{"name": f"u{k}", "presence": "1", "distribution": distribution} for k in range(4)]
+    target = target or {"distribution": {"0": "4/5", "1": "1/5"},
+                        "alternative": {"0": "1/10", "1": "9/10"}}
+    return {"multiuser_model": 1, "targets": ["t"],
+            "users": others + [{"name": "t", "presence": "1/2", **target}]}
+
+
+@pytest.mark.parametrize("data, pairs, phrases", [
+    (_multiuser({str(k): "1/2000" for k in range(2000)},
+                {"distribution": {str(k): "1/2000" for k in range(2000)}}),
+     "ab", ["1,999,000 pairs for user 't'", "limit of 200,000"]),
+    (_multiuser({f"1/{k}": "1/50" for k in range(1, 51)}), "PQ",
+     ["1 pair for user 't'", "about 1.8·10^22 points", "limit of 200,000"])])
+def test_a_multiuser_calibration_is_sized_before_it_starts(data, pairs, phrases, tmp_path,
+                                                           pufferfish_process):
+    """Many values per user: n·(n − 1)/2 value pairs, or values whose common denominator puts
+    the aggregate on a lattice of 10^22 points."""
+    result = pufferfish_process(["multiuser", write(tmp_path, data), "--pairs", pairs,
+                                 "--epsilon", "1"], timeout=10)
+    assert_refused(result, 2, "--pairs: calibrating", *phrases)
+
