@@ -56,7 +56,8 @@ def _lengths(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.proofs_check.paper_002.figures import make_figure4, make_figures
+    from pufferfish.proofs_check.paper_002.figures import (check_figure4_size, make_figure4,
+                                                           make_figures)
     from pufferfish.verify.quilts.scores import as_budget
 
     figure_4 = args.figure in ("4", "all")
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         epsilons = tuple(x.strip() for x in args.epsilons.split(","))
         for e in epsilons:
             as_budget(parse_epsilon(e, "--epsilons"))
+        check_figure4_size(args.repetitions, [args.length, *lengths])
     folder = prepare_folder(args)
     paths = []
     if args.figure in ("1+3", "all"):

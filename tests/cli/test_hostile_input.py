@@ -504,3 +504,14 @@ def test_a_multiuser_calibration_is_sized_before_it_starts(data, pairs, phrases,
                                  "--epsilon", "1"], timeout=10)
     assert_refused(result, 2, "--pairs: calibrating", *phrases)
 
+
+@pytest.mark.parametrize("options, phrases", [
+    (["--length", "1000000000000"], ["--length: a chain of T = 1,000,000,000,000 steps",
+                                     "limit of 1,000,000"]),
+    (["--lengths", "100,999999", "--repetitions", "100000"],
+     ["--repetitions: Figure 4 samples 100,000 × 999,999 chain states", "GB"])])
+def test_figure_4_is_sized_before_it_samples(options, phrases, tmp_path, capsys):
+    """numpy would ask for 3.6 TiB for T = 10^12: refused before any folder or figure."""
+    result = run(capsys, ["mqm-figures", "--out", tmp_path / "out", "--figure", "4", *options])
+    assert_refused(result, 2, *phrases)
+    assert not (tmp_path / "out").exists()
