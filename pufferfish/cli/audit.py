@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
                                    parse_epsilon, positive_int, verdict)
 from pufferfish.cli.common import input_file
@@ -26,7 +27,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("audit", help="Pufferfish, DP and leakage levels of every "
                                    "mechanism of a model, and of their joint release")
     parser.add_argument("model", type=input_file, help="model file (JSON)")
-    parser.add_argument("--epsilon", help=epsilon_help(
+    parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
     add_parameter_options(parser)

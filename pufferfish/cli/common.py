@@ -131,8 +131,9 @@ def input_folder(text: str) -> str:
 
 def output_file(text: str) -> str:
     """A path ``--output`` may write: not empty, not an existing non-regular file (device, FIFO,
-    directory, symlink to one), in an existing writable folder.  Checked at parse time, so a bad
-    target fails before any work is done."""
+    directory, symlink to one), in an existing folder where a file can be created (tried), not
+    on a special file system (:func:`special_file_system`: ``/proc``, ``/sys``, ``/dev``).
+    Checked at parse time, so a bad target fails before any work is done."""
     if not text:
         raise argparse.ArgumentTypeError("expected a file name, got an empty string")
     path = Path(text)
@@ -148,20 +149,80 @@ def output_file(text: str) -> str:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"the folder of {text!r} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    special = special_file_system(folder)
+    if special:
+        raise argparse.ArgumentTypeError(f"{text!r} is on a {special} file system (a view of the "
+                                         f"system, not storage); write the result elsewhere")
+    if not os.access(folder, os.W_OK | os.X_OK) or not _can_create_in(folder):
         raise argparse.ArgumentTypeError(f"the folder of {text!r} is not writable")
     return text
 
 
+SPECIAL_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "efivarfs", "binfmt_misc",
+    "autofs", "rpc_pipefs", "nsfs"})
+"""File systems that are views of the kernel or of devices, where no result belongs."""
+
+
+def special_file_system(folder: str | os.PathLike) -> str | None:
+    """The type of the file system holding ``folder`` when it is one of
+    :data:`SPECIAL_FILE_SYSTEMS` (``/proc``, ``/sys``, ``/dev``), read from
+    ``/proc/self/mountinfo`` (the mount with the longest matching path); ``None`` otherwise or
+    where the system does not say."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    target = os.path.realpath(folder)
+    best, kind = "", None
+    for line in lines:
+        fields = line.split(" - ", 1)
+        parts, after = fields[0].split(), fields[1].split() if len(fields) > 1 else []
+        if len(parts) < 5 or not after:
+            continue
+        mount = parts[4].replace("\\040", " ")
+        inside = target == mount or target.startswith(mount.rstrip("/") + "/")
+        if inside and len(mount) >= len(best):
+            best, kind = mount, after[0]
+    return kind if kind in SPECIAL_FILE_SYSTEMS else None
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can be created in ``folder``: one is created and removed at once (the
+    permission bits do not tell for the superuser, nor on a read-only file system)."""
+    import tempfile
+
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".pufferfish-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(descriptor)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
+    return True
+
+
 def output_folder(text: str) -> str:
     """A folder ``--out`` may write into: not empty, a folder or not yet existing (then created
-    by :func:`prepare_folder`).  Checked at parse time."""
+    by :func:`prepare_folder`), in a place where files can be created (tried) and not on a
+    special file system (:func:`special_file_system`).  Checked at parse time."""
     if not text:
         raise argparse.ArgumentTypeError("expected a folder name, got an empty string")
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
-    if os.path.isdir(text) and not os.access(text, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"the folder {text!r} is not writable")
+    existing = Path(os.path.abspath(text))
+    while not existing.is_dir() and existing != existing.parent:
+        existing = existing.parent  # the folder the missing ones will be created in
+    special = special_file_system(existing)
+    if special:
+        raise argparse.ArgumentTypeError(f"{text!r} is on a {special} file system (a view of the "
+                                         f"system, not storage); write the files elsewhere")
+    if not os.access(existing, os.W_OK | os.X_OK) or not _can_create_in(existing):
+        raise argparse.ArgumentTypeError(f"the folder {str(existing)!r} is not writable")
     return text
 
 
@@ -292,6 +353,16 @@ def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool
                                               f"file written is listed on stderr{tail}")
 
 
+def budget_text(text: str) -> str:
+    """The text of a budget option (argparse type of every ``--epsilon``-like option): refused at
+    parse time when empty or blank, so that no command can read an empty budget as an absent
+    one; the value itself is read by :func:`parse_epsilon`."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a budget, got an empty string (accepted "
+                                         f"forms: {EPSILON_FORMS})")
+    return text
+
+
 def epsilon_help(what: str) -> str:
     """Help text of a budget option: ``what`` it does, then the accepted forms."""
     return f"{what}; accepted forms: {EPSILON_FORMS}"
@@ -384,7 +455,8 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
            "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
            "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
-           "add_common_options", "add_out_folder", "epsilon_help", "parse_epsilon",
+           "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
+           "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]

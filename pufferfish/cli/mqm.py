@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
 from pufferfish.cli.common import input_file
@@ -29,7 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "Algorithms 3–5) with the chosen quilt per node.")
     parser.add_argument("model", type=input_file,
                         help="a bayesnet file or a model file with markov priors")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("privacy budget ε > 0"))
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("privacy budget ε > 0"))
     parser.add_argument("--method", choices=("exact", "approx", "fast"), default="exact",
                         help="chains: exact max-influence (MQMExact, Algorithm 3), Lemma B.4 "
                              "bounds (MQMApprox, Algorithms 3-4) or Algorithm 5 with the bounds "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
                                    names_option, prepare_folder, wrote)
@@ -22,7 +23,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "a Pufferfish budget holds (exact for one parameter)")
     parser.add_argument("model", type=input_file,
                         help="parametric model file (JSON with \"parameters\")")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("the budget"))
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("the budget"))
     parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
                                             "joint release, as audit --epsilon checks)")
     parser.add_argument("--joint", help="the joint release of these comma-separated mechanisms "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import add_common_options, emit, verdict
 from pufferfish.cli.common import input_file
 from pufferfish.verify.influence.curve_file import read_curve_file
@@ -20,9 +21,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--curve", type=input_file, metavar="FILE", required=True,
                         help="curve file (JSON; pufferfish influence --out DIR writes one)")
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--epsilon-puffer", metavar="E",
+    group.add_argument("--epsilon-puffer", type=budget_text, metavar="E",
                        help=f"target ε_puffer; accepted forms: {LOG_FORMS}")
-    group.add_argument("--epsilon-dp", metavar="E",
+    group.add_argument("--epsilon-dp", type=budget_text, metavar="E",
                        help=f"per-entry ε_DP of a mechanism; accepted forms: {LOG_FORMS}")
     parser.add_argument("--rule", choices=["theorem", "algorithm"], default="theorem",
                         help="theorem: best point; algorithm: Algorithms 1–2 literally (min)")

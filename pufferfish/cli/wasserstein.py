@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    add_common_options, emit, epsilon_help, parse_epsilon)
 from pufferfish.cli.common import input_file
@@ -28,7 +29,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("privacy parameter ε > 0"))
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("privacy parameter ε > 0"))
     parser.add_argument("--delta", help=f"run the (ε, δ) variant of Appendix A.4 with this δ in "
                                         f"[0, 1) ({RATIONAL_FORMS})")
     add_common_options(parser, datasets=True)

@@ -10,8 +10,8 @@ import argparse
 import pytest
 
 import pufferfish
-from pufferfish.cli.common import (EPSILON_FORMS, input_file, input_folder, nonnegative_int,
-                                   output_file, output_folder, positive_int)
+from pufferfish.cli.common import (EPSILON_FORMS, budget_text, input_file, input_folder,
+                                   nonnegative_int, output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
 ENUMERATE_DATASETS = {"audit", "composes", "postprocess", "influence", "quilts", "mqm",
@@ -95,6 +95,13 @@ def test_budget_options_list_the_accepted_forms(name):
     for flag, action in _options(LEAVES[name]).items():
         if flag in ("--epsilon", "--target-epsilon", "--epsilons"):
             assert EPSILON_FORMS in action.help, (name, flag)
+
+
+@pytest.mark.parametrize("name", sorted(LEAVES))
+def test_budget_options_refuse_an_empty_budget_when_parsed(name):
+    for flag, action in _options(LEAVES[name]).items():
+        if flag.startswith(("--epsilon", "--target-epsilon")):
+            assert action.type is budget_text, (name, flag)
 
 
 @pytest.mark.parametrize("name", sorted(LEAVES))

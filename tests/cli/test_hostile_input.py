@@ -515,3 +515,49 @@ def test_figure_4_is_sized_before_it_samples(options, phrases, tmp_path, capsys)
     result = run(capsys, ["mqm-figures", "--out", tmp_path / "out", "--figure", "4", *options])
     assert_refused(result, 2, *phrases)
     assert not (tmp_path / "out").exists()
+
+
+# --- accepted nonsense ----------------------------------------------------------------------
+
+EMPTY_BUDGETS = {
+    "quilts --epsilon": ["quilts", ex("bayesnet_vstructure.json"), "--node", "A", "--epsilon"],
+    "design --epsilon-dp": ["design", ex("quickstart.json"), "--query", "sum", "--epsilon", "1",
+                            "--composable", "dp-style", "--epsilon-dp"],
+    "audit --epsilon": ["audit", ex("quickstart.json"), "--epsilon"],
+    "dcp --epsilon": ["dcp", ex("dcp_two_secrets.json"), "--epsilon"],
+    "translate --epsilon-dp": ["translate", "--curve", "{curve}", "--epsilon-dp"],
+    "mqm-figures --epsilons": ["mqm-figures", "--out", "{tmp}/mqm", "--figure", "4",
+                               "--epsilons"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_BUDGETS))
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_budget_is_refused(case, empty, tmp_path, capsys):
+    argv = [word.format(**_files(tmp_path)) for word in EMPTY_BUDGETS[case]]
+    option = case.split()[-1]
+    result = run(capsys, argv + [empty])
+    assert_refused(result, 2, f"argument {option}: expected a budget, got an empty string")
+
+
+@pytest.mark.parametrize("target, phrase", [("/proc/x", "proc file system"),
+                                            ("/sys/x", "sysfs file system"),
+                                            ("/proc/self/x", "proc file system")])
+def test_output_on_a_special_file_system_is_refused_before_the_work(target, phrase,
+                                                                    pufferfish_process):
+    """``demo`` runs for minutes: a target it cannot write is refused before it starts."""
+    result = pufferfish_process(["demo", "--output", target], timeout=10)
+    assert_refused(result, 2, "argument --output", phrase)
+
+
+def test_output_into_a_folder_where_nothing_can_be_created_is_refused(tmp_path, capsys,
+                                                                     monkeypatch):
+    """The permission bits do not tell for the superuser: a file is tried."""
+    monkeypatch.setattr("pufferfish.cli.common._can_create_in", lambda folder: False)
+    result = run(capsys, ["demo", "--output", tmp_path / "x.json"])
+    assert_refused(result, 2, "argument --output", "is not writable")
+
+
+def test_out_on_a_special_file_system_is_refused(capsys):
+    assert_refused(run(capsys, ["influence-figures", "--out", "/proc/x/figures"]), 2,
+                   "argument --out", "proc file system")
