@@ -561,3 +561,11 @@ def test_output_into_a_folder_where_nothing_can_be_created_is_refused(tmp_path, 
 def test_out_on_a_special_file_system_is_refused(capsys):
     assert_refused(run(capsys, ["influence-figures", "--out", "/proc/x/figures"]), 2,
                    "argument --out", "proc file system")
+
+
+def test_a_curve_point_beyond_the_entries_is_refused(tmp_path, capsys):
+    curve = {"influence_curve": 1, "entries": 2, "points": [{"b": 0, "a": "inf"},
+                                                            {"b": 1000000, "a": "0"}]}
+    result = run(capsys, ["translate", "--curve", write(tmp_path, curve), "--epsilon-puffer",
+                          "1"])
+    assert_refused(result, 2, "points.1.b: b = 1,000,000 is more than the 2 entries")
