@@ -25,7 +25,11 @@ environment variable ``PUFFERFISH_SCHEDULER``.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import signal
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from itertools import count
@@ -73,14 +77,15 @@ class Engine(ABC):
         """How many tasks may run at once."""
         return 1
 
-    def close(self) -> None:
-        """Release the cluster this engine started (nothing for the in-process engine)."""
+    def close(self, quietly: bool = False) -> None:
+        """Release the cluster this engine started (nothing for the in-process engine);
+        ``quietly`` after an interruption: no warning or traceback of the shutdown."""
 
     def __enter__(self) -> "Engine":
         return self
 
-    def __exit__(self, *exc_info) -> None:
-        self.close()
+    def __exit__(self, kind, value, traceback) -> None:
+        self.close(quietly=kind is not None and issubclass(kind, KeyboardInterrupt))
 
 
 class InProcessEngine(Engine):
@@ -107,24 +112,38 @@ class DaskEngine(Engine):
         import dask
         from dask.distributed import Client, LocalCluster
 
-        self._cluster = None
-        if address is None:
-            # One thread per worker (the tasks are pure Python) and no statistical profiler (it
-            # samples every thread and costs a few per cent of a CPU-bound task).  Dask starts
-            # workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off glibc's adaptive mmap
-            # threshold: every NumPy array over 128 kB is then mapped and unmapped afresh, and
-            # the array-heavy MQM search runs twice as slow as in this process; it is left unset.
-            with dask.config.set({"distributed.worker.profile.enabled": False,
-                                  "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_":
-                                  None}):
-                self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1,
-                                             processes=True, dashboard_address=":0")
-            self.client = Client(self._cluster)
-            self.description = f"local Dask cluster of {workers or 2} worker processes"
-        else:
+        self._cluster = self.client = None
+        if address is not None:
             check_scheduler(address)
-            self.client = Client(address, timeout=f"{CONNECT_TIMEOUT}s")
-            self.description = f"Dask scheduler at {address}"
+        # A Ctrl-C (or SIGTERM) while the cluster starts would leave it half started, and Dask
+        # would fail to close it at exit with a traceback: it is held until the start is over,
+        # then everything started is closed and the interruption goes on.  A Ctrl-C at the
+        # terminal reaches every process of the group: the workers of a local cluster ignore it
+        # (from their first line when the command line spawned them, pufferfish.cli.main; here
+        # once they run), so that only this process acts on it and shuts them down, instead of
+        # each worker dying with its own traceback.
+        with _interruptions_held() as held:
+            if address is None:
+                # One thread per worker (the tasks are pure Python) and no statistical profiler
+                # (it samples every thread and costs a few per cent of a CPU-bound task).  Dask
+                # starts workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off glibc's
+                # adaptive mmap threshold: every NumPy array over 128 kB is then mapped and
+                # unmapped afresh, and the array-heavy MQM search runs twice as slow as in this
+                # process; it is left unset.
+                with dask.config.set({"distributed.worker.profile.enabled": False,
+                                      "distributed.nanny.pre-spawn-environ."
+                                      "MALLOC_TRIM_THRESHOLD_": None}):
+                    self._cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1,
+                                                 processes=True, dashboard_address=":0")
+                self.client = Client(self._cluster)
+                self.client.run(_ignore_interruptions)
+                self.description = f"local Dask cluster of {workers or 2} worker processes"
+            else:
+                self.client = Client(address, timeout=f"{CONNECT_TIMEOUT}s")
+                self.description = f"Dask scheduler at {address}"
+        if held:
+            self.close(quietly=True)
+            signal.raise_signal(held[0])
         self.dashboard = self.client.dashboard_link
 
     @property
@@ -173,10 +192,24 @@ class DaskEngine(Engine):
                 progress(done, total)
         return results
 
-    def close(self) -> None:
-        self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+    def close(self, quietly: bool = False) -> None:
+        if not quietly:
+            if self.client is not None:
+                self.client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+            return
+        # After an interruption: this process's Dask loggers and, on a cluster of our own, the
+        # workers' are silenced first (cancelled tasks are logged as warnings), and whatever a
+        # shutdown in the middle of the work raises is let go; the interruption is what matters.
+        _silence_dask_logs()
+        with contextlib.suppress(Exception):
+            if self._cluster is not None and self.client is not None:
+                self.client.run(_silence_dask_logs, wait=True)
+        for part in (self.client, self._cluster):
+            with contextlib.suppress(Exception):
+                if part is not None:
+                    part.close(timeout=5)
 
 
 def check_scheduler(address: str, timeout: float | None = None) -> None:
@@ -277,6 +310,50 @@ def _cgroup_memory_limit() -> int | None:
         if text == "max":
             return None
     return None
+
+
+def _ignore_interruptions() -> None:
+    """Run on each worker of a local cluster: SIGINT (a Ctrl-C at the terminal, which reaches
+    the whole process group) is left to the process that started the cluster."""
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to change
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _silence_dask_logs() -> None:
+    """Turn off the logs of Dask and its event loop in this process (this one, and each worker
+    of a local cluster being shut down after an interruption): every logger under
+    ``distributed``, ``tornado`` and ``asyncio``, whatever level it was given."""
+    roots = ("distributed", "tornado", "asyncio")
+    names = [name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] in roots] + list(roots)
+    for name in names:
+        logging.getLogger(name).disabled = True
+
+
+@contextlib.contextmanager
+def _interruptions_held():
+    """While active (in the main thread only), SIGINT and SIGTERM are recorded, not acted on;
+    yields the list of the signals received, in order, for the caller to deliver again once the
+    work that must not be cut in the middle is done.  A signal this process ignores stays
+    ignored."""
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+
+    def hold(signum, frame) -> None:
+        held.append(signum)
+
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    for number, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, hold)
+    try:
+        yield held
+    finally:
+        for number, handler in previous.items():
+            if handler is not None:
+                signal.signal(number, handler)
 
 
 def _sized(argument_tuples: Iterable[Sequence[Any]]) -> Sequence[Sequence[Any]]:

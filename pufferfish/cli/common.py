@@ -303,7 +303,7 @@ class execution_engine:
 
     def __exit__(self, *exc_info) -> None:
         if self.engine is not None:
-            self.engine.close()
+            self.engine.__exit__(*exc_info)  # quietly after Ctrl-C or SIGTERM
 
 
 def check_scheduler_option(args: argparse.Namespace) -> None:

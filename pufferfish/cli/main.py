@@ -36,6 +36,20 @@ COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", 
 ``pufferfish.cli.<name with - replaced by _>``."""
 
 
+def _spawned_by_multiprocessing() -> bool:
+    """Whether this process is a child that ``multiprocessing`` spawned from the command line
+    (a worker of a local Dask cluster, ``--workers N``): it runs the command line's main module
+    again under the name ``__mp_main__`` before anything else."""
+    main_module = sys.modules.get("__main__")
+    return __name__ == "__mp_main__" or getattr(main_module, "__name__", "") == "__mp_main__"
+
+
+if _spawned_by_multiprocessing():
+    # A Ctrl-C at the terminal reaches every process of the group; the command line shuts its
+    # workers down itself, so they ignore it rather than each die with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def command_module(name: str):
     """The module that implements subcommand ``name``."""
     return importlib.import_module(f"pufferfish.cli.{name.replace('-', '_')}")

@@ -569,3 +569,68 @@ def test_a_curve_point_beyond_the_entries_is_refused(tmp_path, capsys):
     result = run(capsys, ["translate", "--curve", write(tmp_path, curve), "--epsilon-puffer",
                           "1"])
     assert_refused(result, 2, "points.1.b: b = 1,000,000 is more than the 2 entries")
+
+
+# --- interruptions of a local cluster: quiet, whenever they come ----------------------------
+
+def test_a_ctrl_c_while_the_local_cluster_starts_closes_it_and_exits_130(tmp_path, capsys,
+                                                                        monkeypatch):
+    """The interruption is held until the cluster has started, then the cluster is closed (a
+    half-started one made Dask fail at exit with an AssertionError traceback) and the run ends
+    as interrupted, without an output file."""
+    import signal
+
+    import dask.distributed
+    from distributed.core import Status
+    from distributed.deploy.spec import SpecCluster
+
+    started = []
+    real = dask.distributed.LocalCluster
+
+    def interrupted_start(*args, **kwargs):
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C while the cluster starts
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", interrupted_start)
+    code, out, err = run(capsys, ["audit", ex("quickstart.json"), "--workers", "1",
+                                  "--output", tmp_path / "result.json"])
+    assert code == 130 and err.strip().splitlines()[-1] == "interrupted", err
+    assert "Traceback" not in err and out == "" and not (tmp_path / "result.json").exists()
+    assert started and all(c.status == Status.closed for c in started)
+    assert not [c for c in SpecCluster._instances if c.status != Status.closed]
+
+
+def test_the_workers_of_a_local_cluster_leave_ctrl_c_to_the_command_line():
+    """A Ctrl-C at the terminal reaches the workers too: they ignore it (the command line shuts
+    them down), so none dies with a KeyboardInterrupt traceback."""
+    import signal
+
+    from pufferfish.verify.execution import DaskEngine
+
+    def sigint_handler():
+        return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+    engine = DaskEngine(workers=1)
+    try:
+        assert list(engine.client.run(sigint_handler).values()) == [True]
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("run_name, ignored", [("__mp_main__", True), ("__main__", False)])
+def test_a_process_spawned_from_the_command_line_ignores_sigint_from_its_first_line(
+        run_name, ignored):
+    """``multiprocessing`` runs the main module again as ``__mp_main__`` in each worker it
+    spawns, before the worker imports anything else."""
+    import subprocess
+    import sys
+
+    code = ("import runpy, signal; runpy.run_module('pufferfish.cli.main', run_name="
+            f"{run_name!r}); print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)")
+    if run_name == "__main__":
+        code = code.replace("runpy.run_module('pufferfish.cli.main', run_name='__main__')",
+                            "import pufferfish.cli.main")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=10)
+    assert result.stdout.strip() == str(ignored), result.stderr
