@@ -333,9 +333,22 @@ class Composition(Mechanism):
     def support_size(self, dataset: Dataset, limit: int) -> int | None:
         # The support of a product distribution is the product of the supports.
         sizes = [m.support_size(dataset, limit) for m in self.mechanisms]
+        self._within_entries(limit)
         if any(size is None for size in sizes):
             return None
         return self._within(prod(sizes), dataset, limit)  # type: ignore[arg-type]
+
+    def _within_entries(self, limit: int) -> None:
+        """Refuse an output tuple of more than ``limit`` entries (:func:`output_entries`): one
+        output of ``repeat`` 10^9 times is a 10^9-tuple even when the mechanism repeated is
+        deterministic (a single output, which the support size alone would let through)."""
+        entries = output_entries(self)
+        if entries > limit:
+            raise TooLargeError(
+                f"mechanism {self.name!r} releases tuples of {size_text(entries)} entries (one "
+                f"per run of the mechanisms it composes), more than the limit of "
+                f"{size_text(limit)}; raise the limit with --max-outputs",
+                f"mechanisms.{self.name}")
 
     def to_dict(self) -> dict:
         return {"compose": [m.name for m in self.mechanisms]}
@@ -348,7 +361,8 @@ class Repeated(Composition):
     """``k`` independent runs of one mechanism (``repeat(k)``).
 
     Only the base mechanism and ``k`` are stored (``repeat`` 10^9 times costs nothing until its
-    kernel is asked for, and :meth:`support_size` refuses it at once: ``s^k`` outputs).
+    kernel is asked for, and :meth:`support_size` refuses it at once: ``s^k`` outputs, each a
+    ``k``-tuple, so even a deterministic base is refused beyond the limit).
     """
 
     def __init__(self, name: str, mechanism: Mechanism, times: int) -> None:
@@ -373,6 +387,7 @@ class Repeated(Composition):
     def support_size(self, dataset: Dataset, limit: int) -> int | None:
         size = self.base.support_size(dataset, limit)
         if size is None or size <= 1:
+            self._within_entries(limit)
             return size
         total = 1
         for _ in range(self.times):  # stops after at most log2(limit) + 1 rounds
@@ -382,6 +397,7 @@ class Repeated(Composition):
                 text = (size_text(size ** self.times) if exponent < 30
                         else f"{size}^{self.times:,} (about 10^{exponent:,.0f})")
                 self._within(total, dataset, limit, text)
+        self._within_entries(limit)
         return total
 
     def to_dict(self) -> dict:
@@ -389,6 +405,23 @@ class Repeated(Composition):
 
     def parts(self) -> tuple[Mechanism, ...]:
         return (self.base,)
+
+
+def output_entries(mechanism: Mechanism) -> int:
+    """How many entries one output of ``mechanism`` holds once its nested tuples are flattened:
+    1 for a mechanism that is not a composition, the sum over the parts of a composition, and
+    ``k`` times the base's for ``repeat(k)``.  Cost: O(structure), never O(k).
+
+    >>> from pufferfish.models.universe import Universe
+    >>> rr = RandomizedResponse("rr", Universe.product(["x"], [[0, 1]]), Fraction(3, 4))
+    >>> output_entries(compose([repeat(rr, 10**9), rr]))
+    1000000001
+    """
+    if isinstance(mechanism, Repeated):
+        return mechanism.times * output_entries(mechanism.base)
+    if isinstance(mechanism, Composition):
+        return sum(output_entries(part) for part in mechanism.mechanisms)
+    return 1
 
 
 def repeat(mechanism: Mechanism, times: int, name: str | None = None) -> Repeated:

@@ -73,8 +73,9 @@ from functools import reduce
 from math import gcd, lcm
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.numbers import fraction_str, probability
+from pufferfish.models.universe import size_text
 
 PAIR_SETS = ("ab", "a-absent", "P-absent", "PQ")
 """The four secret pair sets of §4: 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q}."""
@@ -222,6 +223,21 @@ class MultiUserModel:
             raise ModelError(f"unknown user {name!r}; the users are {list(self._index)}",
                              "user") from None
 
+    def pair_count(self, target: str, pair_set: str) -> int:
+        """How many pairs :meth:`pairs` gives for the protected user ``target``, counted without
+        building them (𝕊_{a,b} has ``n·(n − 1)/2`` of them for ``n`` values)."""
+        user = self.user(target)
+        if pair_set == "ab":
+            if user.value_pairs is not None:
+                return len(user.value_pairs)
+            n = 0 if user.distribution is None else len(user.distribution.support)
+            return n * (n - 1) // 2
+        if pair_set == "a-absent":
+            return len(user.present_secret_values())
+        if pair_set == "P-absent":
+            return int(user.distribution is not None)
+        return int(user.distribution is not None and user.alternative is not None)
+
     def pairs(self, pair_set: str) -> tuple[UserSecretPair, ...]:
         """The pairs of ``pair_set`` (``ab``, ``a-absent``, ``P-absent``, ``PQ``) over the targets."""
         if pair_set not in PAIR_SETS:
@@ -320,11 +336,30 @@ _SCHOOLBOOK_LIMIT = 4000
 """Below this many (lattice points × denominator digits) the product is done by schoolbook."""
 
 
+MAX_LATTICE_POINTS = 10**6
+"""The most lattice points a sum of distributions may span (:func:`lattice_points`): the
+polynomials :func:`sum_distribution` multiplies have that many coefficients."""
+
+
+def lattice_points(factors: Iterable[Distribution]) -> int:
+    """The points of the common lattice that the sum of ``factors`` spans, counted without
+    building it: ``Σ (max − min)·L + 1``, with ``L`` the least common denominator of all the
+    values (values ``1/1000003`` and ``1/1000033`` put the lattice at steps of 10^-12).
+
+    >>> lattice_points([Distribution({0: "1/2", 5: "1/2"}), Distribution({Fraction(1, 2): 1})])
+    11
+    """
+    supports = [[Fraction(v) for v in f.support] for f in factors]
+    scale = reduce(lcm, (v.denominator for values in supports for v in values), 1)
+    return sum(int((max(values) - min(values)) * scale) for values in supports if values) + 1
+
+
 def sum_distribution(factors: Sequence[Distribution]) -> Distribution:
     """The exact distribution of a sum of independent finite distributions on the rationals.
 
     Product tree of integer polynomials (see the module docstring); the result is checked
-    exactly: its integer numerators sum to the common denominator.
+    exactly: its integer numerators sum to the common denominator.  Sized first: a sum spanning
+    more than :data:`MAX_LATTICE_POINTS` lattice points is refused (:class:`TooLargeError`).
 
     >>> d = sum_distribution([Distribution({0: "1/2", 1: "1/2"})] * 3)
     >>> [str(d.prob(Fraction(k))) for k in range(4)]
@@ -335,6 +370,13 @@ def sum_distribution(factors: Sequence[Distribution]) -> Distribution:
         return Distribution.point(Fraction(0))
     if len(factors) == 1:
         return factors[0]
+    points = lattice_points(factors)
+    if points > MAX_LATTICE_POINTS:
+        raise TooLargeError(
+            f"the sum of {len(factors)} users' values spans {size_text(points)} points of their "
+            f"common lattice (the values' range times their least common denominator), more "
+            f"than the limit of {size_text(MAX_LATTICE_POINTS)}; use fewer or coarser values",
+            "users")
     scale = reduce(lcm, (Fraction(v).denominator for f in factors for v in f.support), 1)
     polys = []
     offset = 0
@@ -417,4 +459,4 @@ def lattice_step(values: Iterable[Fraction]) -> Fraction:
 __all__ = ["PAIR_SETS", "OTHERS_POLICIES", "User", "UserSecret", "UserSecretPair",
            "MultiUserModel", "others_sum", "conditional", "conditional_pair", "shift",
            "naive_sum_distribution", "sum_distribution", "bernoulli", "is_bernoulli",
-           "lattice_step"]
+           "lattice_step", "lattice_points", "MAX_LATTICE_POINTS"]

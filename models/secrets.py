@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pufferfish.models.errors import ModelError, join_path
-from pufferfish.models.universe import Dataset, Universe, Value
+from pufferfish.models.errors import ModelError, TooLargeError, join_path
+from pufferfish.models.universe import Dataset, Universe, Value, size_text
 from pufferfish.models.values import canonical_value, json_value
 
 
@@ -127,8 +127,35 @@ def entry_secrets(universe: Universe) -> dict[str, Secret]:
     return secrets
 
 
-def entry_pairs(universe: Universe, secrets: Mapping[str, Secret] | None = None) -> list[SecretPair]:
-    """Every pair "attribute i is a" vs "attribute i is b" (a before b in the domain order)."""
+MAX_SECRET_PAIRS = 10**6
+"""The most secret pairs :func:`entry_pairs` generates: an attribute of ``d`` values gives
+``d·(d − 1)/2`` of them (300,000 values would give 4.5·10^10)."""
+
+
+def entry_pair_count(universe: Universe) -> int:
+    """How many pairs :func:`entry_pairs` gives: ``Σ d_i·(d_i − 1)/2``, counted, not built.
+
+    >>> entry_pair_count(Universe.product(["x", "y"], [[0, 1, 2], [0, 1]]))
+    4
+    """
+    return sum(len(domain) * (len(domain) - 1) // 2 for domain in universe.domains)
+
+
+def entry_pairs(universe: Universe, secrets: Mapping[str, Secret] | None = None,
+                limit: int = MAX_SECRET_PAIRS) -> list[SecretPair]:
+    """Every pair "attribute i is a" vs "attribute i is b" (a before b in the domain order).
+
+    Sized first: more than ``limit`` pairs (:func:`entry_pair_count`) are refused with a
+    :class:`~pufferfish.models.errors.TooLargeError` at ``entry_pairs`` that states the count."""
+    count = entry_pair_count(universe)
+    if count > limit:
+        widest = max(range(universe.width), key=lambda i: len(universe.domains[i]))
+        values = len(universe.domains[widest])
+        raise TooLargeError(
+            f"entry pairs would be {size_text(count)} secret pairs (attribute "
+            f"{universe.attributes[widest]!r} alone has {values:,} values, {values:,}·"
+            f"{values - 1:,}/2 pairs), more than the limit of {size_text(limit)}; list the "
+            f"pairs to check under \"pairs\" instead", "entry_pairs")
     secrets = secrets if secrets is not None else entry_secrets(universe)
     pairs = []
     for attribute, domain in zip(universe.attributes, universe.domains):

@@ -6,15 +6,18 @@ Every reader (Pufferfish, DCP, multi-user and Bayesian-network model files) deco
 refuses bad input with the same located messages.  The limits, all refused with a
 :class:`~pufferfish.models.errors.ModelError` that names the file or the JSON path:
 
-* a file holds at most :data:`MAX_FILE_BYTES` bytes (64 MiB); devices and sockets are refused
-  (``/dev/zero`` never ends); pipes are read up to the same limit;
+* a file is a regular file (:func:`check_regular_file`, decided by :func:`os.stat` before the
+  file is opened: a named pipe with no writer would block the reader forever, ``/dev/zero``
+  never ends) and holds at most :data:`MAX_FILE_BYTES` bytes (64 MiB);
 * arrays and objects nest at most :data:`MAX_DEPTH` levels (a model file needs fewer than 15);
 * a JSON integer has at most :data:`~pufferfish.models.numbers.MAX_DIGITS` digits (exact numbers
   are read exactly, but not beyond that size: Python refuses to convert longer integers to text);
 * ``NaN``, ``Infinity`` and numbers a float cannot hold (``1e400``) are refused with a rewrite
   hint; finite floats are decoded and refused with the same hint by the reader that expects an
   exact number (:func:`pufferfish.models.numbers.exact`) or by the schema;
-* an object may not repeat a key.
+* an object may not repeat a key;
+* every string and key must be Unicode text: a lone UTF-16 surrogate (``"\\udfff"``) is refused
+  with its JSON path (it would be read, then crash every output that writes it).
 
 :func:`write_json_atomically` writes a regular file or nothing at all.
 
@@ -50,8 +53,9 @@ from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import MAX_DIGITS, exact
 from pufferfish.models.values import json_value
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "read_json_file", "parse_json_text", "check_schema",
-           "schema_validator", "schema_error", "reject_duplicate_keys", "json_text", "strict_json",
+__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "check_regular_file", "open_regular_file",
+           "read_json_file", "parse_json_text", "check_schema", "schema_validator",
+           "validator_for", "schema_error", "reject_duplicate_keys", "json_text", "strict_json",
            "write_json_atomically"]
 
 MAX_FILE_BYTES = 64 * 2**20
@@ -93,21 +97,18 @@ def _json_integer(text: str) -> int | _LongInteger:
 def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
     """Decode the JSON document at ``path`` for one of the toolkit's readers.
 
-    Every failure is a :class:`ModelError` saying which file and what is wrong: unreadable, a
-    device, larger than :data:`MAX_FILE_BYTES`, not UTF-8, not JSON (with line and column), nested
-    deeper than :data:`MAX_DEPTH`, an over-long integer, a non-finite number, or an object with a
-    repeated key.  Cost: O(file size).
+    Every failure is a :class:`ModelError` saying which file and what is wrong: unreadable, not a
+    regular file (:func:`check_regular_file`), larger than :data:`MAX_FILE_BYTES`, not UTF-8, not
+    JSON (with line and column), nested deeper than :data:`MAX_DEPTH`, an over-long integer, a
+    non-finite number, a string that is not text, or an object with a repeated key.  Cost:
+    O(file size).
     """
     where = f"{kind} {str(path)!r}"
-    try:
-        with open(path, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
-                raise ModelError(f"cannot read {where}: it is {_file_type(status.st_mode)}, not a "
-                                 f"regular file")
-            raw = _read_at_most(handle, MAX_FILE_BYTES, status.st_size, where)
-    except OSError as error:
-        raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
+    with open_regular_file(path, kind) as handle:
+        try:
+            raw = _read_at_most(handle, MAX_FILE_BYTES, os.fstat(handle.fileno()).st_size, where)
+        except OSError as error:
+            raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -115,9 +116,44 @@ def read_json_file(path: str | os.PathLike, kind: str = "file") -> object:
     return parse_json_text(text, where)
 
 
+def check_regular_file(path: str | os.PathLike, kind: str = "file") -> None:
+    """Refuse ``path`` unless it names an existing regular file (a symbolic link to one is
+    followed), deciding with :func:`os.stat` alone: opening a named pipe with no writer would
+    block forever, and a device (``/dev/zero``, ``/dev/urandom``) never ends.  The
+    :class:`ModelError` names ``kind`` and the path as the user gave it."""
+    where = f"{kind} {os.fspath(path)!r}"
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the path
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ModelError(f"cannot read {where}: {reason}") from None
+    if not stat.S_ISREG(mode):
+        raise ModelError(f"cannot read {where}: it is {_file_type(mode)}, not a regular file")
+
+
+def open_regular_file(path: str | os.PathLike, kind: str = "file", text: bool = False):
+    """The regular file at ``path`` opened for reading (binary, or UTF-8 text with ``text``),
+    after :func:`check_regular_file`; it is opened without blocking and checked again through
+    its descriptor, so a file swapped for a pipe in between is refused too, never waited on."""
+    check_regular_file(path, kind)
+    where = f"{kind} {os.fspath(path)!r}"
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise ModelError(f"cannot read {where}: {error.strerror or error}") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise ModelError(f"cannot read {where}: it is {_file_type(mode)}, not a regular file")
+    os.set_blocking(descriptor, True)
+    if text:
+        return open(descriptor, encoding="utf-8", newline="")
+    return open(descriptor, "rb")
+
+
 def _read_at_most(handle, limit: int, size: int, where: str) -> bytes:
     """The whole content of ``handle``, refused as soon as it exceeds ``limit`` bytes (``size`` is
-    what ``fstat`` says; a pipe says 0 and is read in chunks)."""
+    what ``fstat`` says; a file that grows while it is read is read in chunks up to the limit)."""
     refusal = ModelError(f"{where} is larger than the limit of {limit:,} bytes "
                          f"({limit / 2**20:g} MiB)")
     if size > limit:
@@ -149,16 +185,21 @@ def parse_json_text(text: str, where: str = "the JSON text") -> object:
 
 
 def _check_decoded(data: object, where: str) -> None:
-    """Walk the document once (iteratively) for the limits the decoder cannot check itself."""
+    """Walk the document once (iteratively, in reading order) for the limits the decoder cannot
+    check itself, and for strings that are not text (:func:`_check_text`)."""
     stack: list[tuple[object, tuple]] = [(data, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
+            for key in node:
+                _check_text(key, path, "key")
             children: Iterator = iter(node.items())
         elif isinstance(node, list):
             children = enumerate(node)
         else:
-            if isinstance(node, _LongInteger):
+            if isinstance(node, str):
+                _check_text(node, path, "string")
+            elif isinstance(node, _LongInteger):
                 raise ModelError(f"the integer has {node.digits:,} digits; an exact number may "
                                  f"have at most {MAX_DIGITS:,} digits", join_path(*path))
             if isinstance(node, JsonFloat) and node - node != 0:  # NaN, Infinity or overflow
@@ -167,8 +208,21 @@ def _check_decoded(data: object, where: str) -> None:
         if len(path) >= MAX_DEPTH:
             raise ModelError(f"{where} nests arrays and objects more than {MAX_DEPTH} levels deep",
                              join_path(*path))
-        for key, child in children:
-            stack.append((child, path + (key,)))
+        stack.extend(reversed([(child, path + (key,)) for key, child in children]))
+
+
+def _check_text(text: str, path: tuple, what: str) -> None:
+    """Refuse a string or key that is not Unicode text: JSON's ``\\udfff`` escapes decode to lone
+    UTF-16 surrogates, which no output can encode (a name holding one would be read, then crash
+    the writing of the result).  The message shows the text with the surrogates escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ModelError(f"the {what} \"{shown}\" holds a lone UTF-16 surrogate (an unpaired "
+                         f"\\ud800-\\udfff escape), which is not text; write the character "
+                         f"itself or a valid surrogate pair", join_path(*path)) from None
 
 
 def _file_type(mode: int) -> str:
@@ -194,10 +248,30 @@ def reject_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
 # Structure: JSON Schema with JSON paths
 # --------------------------------------------------------------------------------------------
 
+def _is_json_integer(checker, instance: object) -> bool:
+    """``"type": "integer"`` as the toolkit reads it: a JSON integer written without a fraction
+    or an exponent (``3``), never a float (``3.0``, which JSON Schema would count as an integer)
+    nor a boolean."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+ExactValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer",
+                                                                       _is_json_integer))
+"""Draft 2020-12 validation where ``"integer"`` admits no float (``0.0``) and no boolean: an
+integer field of a file (a noise range, ``repeat.times``, a domain value) is exact as written."""
+
+
+def validator_for(schema: dict) -> jsonschema.protocols.Validator:
+    """A validator of ``schema`` (draft 2020-12) with the toolkit's integers (:data:`ExactValidator`)."""
+    return ExactValidator(schema)
+
+
 @lru_cache(maxsize=None)
 def schema_validator(path: Path) -> jsonschema.protocols.Validator:
-    """A (cached) draft 2020-12 validator for the schema file at ``path``."""
-    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+    """A (cached) validator for the schema file at ``path`` (:func:`validator_for`)."""
+    return validator_for(json.loads(path.read_text(encoding="utf-8")))
 
 
 def check_schema(data: object, validator: jsonschema.protocols.Validator) -> None:
@@ -232,17 +306,26 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", in
 
 
 def schema_error(error: jsonschema.ValidationError) -> ModelError:
-    """One schema violation as a located, readable :class:`ModelError` (floats get the hint)."""
+    """One schema violation as a located, readable :class:`ModelError`.  A float where a schema
+    node described as an ``exact number`` is expected gets the hint of
+    :func:`~pufferfish.models.numbers.exact` (write ``"0.5"``); a float where an integer is
+    expected (a count, a noise range, a domain value) is told to write an integer."""
     path = join_path(*error.absolute_path)
     instance = error.instance
     if error.validator == "type":
+        wanted = error.validator_value
+        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
+        if isinstance(instance, float) and "integer" in wanted and \
+                "exact number" not in error.schema.get("description", ""):
+            text = _short(instance)
+            also = f", or as a string such as {json.dumps(text)}" if "string" in wanted else ""
+            return ModelError(f"expected {' or '.join(wanted)}, got the float {text}; write it "
+                              f"as an integer without a fraction or an exponent{also}", path)
         if isinstance(instance, float):
             try:
                 exact(instance, path)
             except ModelError as refusal:
                 return refusal
-        wanted = error.validator_value
-        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
         return ModelError(f"expected {' or '.join(wanted)}, got {_JSON_TYPES.get(type(instance), 'value')} "
                           f"{_short(instance)}", path)
     if error.validator == "additionalProperties" and isinstance(instance, dict):
@@ -273,7 +356,8 @@ def schema_error(error: jsonschema.ValidationError) -> ModelError:
 
 
 def _short(value: object) -> str:
-    text = json.dumps(value) if not isinstance(value, float) else repr(value)
+    text = value.text if isinstance(value, JsonFloat) else \
+        json.dumps(value) if not isinstance(value, float) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -74,7 +74,8 @@ import jsonschema
 
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.files.json_io import (check_schema, read_json_file, reject_duplicate_keys,
-                                             schema_error, schema_validator, write_json_atomically)
+                                             schema_error, schema_validator, validator_for,
+                                             write_json_atomically)
 from pufferfish.models.files.pufferfish_reader import ModelReader
 from pufferfish.models.mechanisms import Mechanism, tabulate
 from pufferfish.models.model import PufferfishModel
@@ -250,7 +251,7 @@ def _schema() -> dict:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(_schema())
+    return validator_for(_schema())
 
 
 def _check_schema(data: object) -> None:

@@ -42,10 +42,10 @@ from pathlib import Path
 import numpy as np
 
 from pufferfish.models.bayesnet import MarkovChain
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.numbers import exact, fraction_str
 from pufferfish.models.chain_family import ChainFamily, eigengap_interval
-from pufferfish.verify.execution import Engine, InProcessEngine
+from pufferfish.verify.execution import Engine, InProcessEngine, usable_memory
 from pufferfish.verify.quilts.chain_search import mqm_sigma_numerical
 from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio, gk16_noise
 from pufferfish.verify.quilts.histogram import histogram_mechanism
@@ -377,6 +377,35 @@ FIG4_G_ESTS = ("1/50", "1/25", "3/50", "2/25", "1/10")
 FIG4_LENGTHS = (1000, 3000, 10000, 30000)
 FIG4_LENGTH = 10000
 
+MAX_FIG4_LENGTH = 10**6
+"""The longest chain Figure 4 samples: a trajectory is drawn one step at a time for each ε of
+each line (the paper's longest is ``T = 30000``)."""
+
+BYTES_PER_SAMPLED_STATE = 16
+"""Memory per sampled chain state of Figure 4: the trajectories (int64) and their offset copy
+counted by ``np.bincount``."""
+
+
+def check_figure4_size(repetitions: int, lengths) -> int:
+    """Refuse a Figure 4 whose samples cannot fit: a chain longer than :data:`MAX_FIG4_LENGTH`,
+    or ``repetitions × T`` states (for the longest ``T`` of ``lengths``) needing more than the
+    memory this process may use (:func:`~pufferfish.verify.execution.usable_memory`); both are
+    :class:`~pufferfish.models.errors.TooLargeError` with the figures.  Returns the bytes the
+    largest sample needs."""
+    longest = max(lengths)
+    if longest > MAX_FIG4_LENGTH:
+        raise TooLargeError(f"a chain of T = {longest:,} steps is longer than the limit of "
+                            f"{MAX_FIG4_LENGTH:,} for Figure 4 (it is sampled one step at a time "
+                            f"for each ε of each line)", "--length")
+    needed = BYTES_PER_SAMPLED_STATE * repetitions * longest
+    available = usable_memory()
+    if available is not None and needed > available:
+        raise TooLargeError(f"Figure 4 samples {repetitions:,} × {longest:,} chain states at "
+                            f"once, about {needed / 2**30:.1f} GB, more than the "
+                            f"{available / 2**30:.1f} GB this process may use; lower "
+                            f"--repetitions or --length/--lengths", "--repetitions")
+    return needed
+
 
 def _l1_errors(gen: GeneratedChain, initial, mech, runs: int, rng: np.random.Generator) -> float:
     """Mean ``‖M(D) − F(D)‖₁`` over ``runs`` fresh data sets (numerical)."""
@@ -407,6 +436,7 @@ def figure4_data(*, repetitions: int = 100, seed: int = 0, k: int = 5, pi_gen: s
     ``X_1..X_T`` drawn from ``(P, q)``.  Also returned: the exact expectation ``k·b`` of that error
     (``b = 2σ_max/T``, the noise does not depend on the data) and σ_max.
     """
+    check_figure4_size(repetitions, [length, *lengths])
     pi_g, g_g = exact(pi_gen, "pi_gen"), exact(g_gen, "g_gen")
     for v in pi_ests:
         if exact(v, "pi_est") > pi_g:
@@ -497,4 +527,4 @@ def plot_figure_4(path: Path | str | None = None, *, data: dict | None = None, *
 
 
 __all__ += ["GeneratedChain", "generate_reversible_chain", "sample_chains", "figure4_data",
-            "make_figure4", "plot_figure_4"]
+            "make_figure4", "plot_figure_4", "check_figure4_size", "MAX_FIG4_LENGTH"]

@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
                                    parse_epsilon, positive_int, relation_status, verdict)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                     execution_engine)
 from pufferfish.models.errors import ModelError
@@ -28,8 +30,8 @@ from pufferfish.verify.report import Progress
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("audit", help="Pufferfish, DP and leakage levels of every "
                                    "mechanism of a model, and of their joint release")
-    parser.add_argument("model", help="model file (JSON)")
-    parser.add_argument("--epsilon", help=epsilon_help(
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--epsilon-dp", help=epsilon_help(
         "DP budget to check: exit 1 if a mechanism's DP level under an audited neighbour "

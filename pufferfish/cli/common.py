@@ -14,8 +14,9 @@ Conventions, enforced by ``tests/cli/test_conventions.py``:
 * ``--scheduler ADDRESS`` / ``--workers N`` appear on commands whose work is split into tasks
   (:func:`add_execution_options`): a Dask scheduler, a local cluster, or (default) this process;
 * exit statuses: :data:`EXIT_OK` 0, :data:`EXIT_VIOLATED` 1, :data:`EXIT_BAD_INPUT` 2,
-  :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED` 143
-  (SIGTERM).
+  :data:`EXIT_UNDECIDED` 3, :data:`EXIT_INTERNAL_ERROR` 4 (the toolkit failed: a bug or no
+  memory left, never a verdict), :data:`EXIT_INTERRUPTED` 130 (Ctrl-C), :data:`EXIT_TERMINATED`
+  143 (SIGTERM).
 
 >>> positive_int("3")
 3
@@ -35,7 +36,7 @@ from pufferfish.models.files.json_io import json_text
 from pufferfish.models.files.pufferfish_file import write_json_atomically
 from pufferfish.verify.report import set_progress_visible
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED, EXIT_INTERNAL_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 EXIT_CODES_HELP = """exit status:
@@ -43,6 +44,7 @@ EXIT_CODES_HELP = """exit status:
   1    the property is violated
   2    bad input or usage (a one-paragraph message on stderr, no traceback unless --debug)
   3    undecided: a certified interval contains the budget
+  4    internal error: the run failed (a bug, or out of memory); never a verdict
   130  interrupted (Ctrl-C)
   143  terminated (SIGTERM)
 An interrupted or terminated run leaves no partial or temporary --output file."""
@@ -95,10 +97,43 @@ def _bounded_int(text: str, low: int, what: str) -> int:
     return value
 
 
+def input_file(text: str) -> str:
+    """A file a command reads (a model, a map, a curve, a data file): it must exist and be a
+    regular file, decided by ``os.stat`` at parse time
+    (:func:`~pufferfish.models.files.json_io.check_regular_file`), so a named pipe (which would
+    block the reader), a device or a folder fails at once, before any work starts."""
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.files.json_io import check_regular_file
+
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty string")
+    try:
+        check_regular_file(text)
+    except ModelError as error:
+        raise argparse.ArgumentTypeError(error.reason) from None
+    return text
+
+
+def input_folder(text: str) -> str:
+    """A folder a command reads files from: it must exist and be a folder (``os.stat``, at parse
+    time); the files read in it are each checked like :func:`input_file`."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a folder name, got an empty string")
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise argparse.ArgumentTypeError(f"cannot read the folder {text!r}: {reason}") from None
+    if not stat.S_ISDIR(mode):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
 def output_file(text: str) -> str:
     """A path ``--output`` may write: not empty, not an existing non-regular file (device, FIFO,
-    directory, symlink to one), in an existing writable folder.  Checked at parse time, so a bad
-    target fails before any work is done."""
+    directory, symlink to one), in an existing folder where a file can be created (tried), not
+    on a special file system (:func:`special_file_system`: ``/proc``, ``/sys``, ``/dev``).
+    Checked at parse time, so a bad target fails before any work is done."""
     if not text:
         raise argparse.ArgumentTypeError("expected a file name, got an empty string")
     path = Path(text)
@@ -114,20 +149,80 @@ def output_file(text: str) -> str:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise argparse.ArgumentTypeError(f"the folder of {text!r} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    special = special_file_system(folder)
+    if special:
+        raise argparse.ArgumentTypeError(f"{text!r} is on a {special} file system (a view of the "
+                                         f"system, not storage); write the result elsewhere")
+    if not os.access(folder, os.W_OK | os.X_OK) or not _can_create_in(folder):
         raise argparse.ArgumentTypeError(f"the folder of {text!r} is not writable")
     return text
 
 
+SPECIAL_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "efivarfs", "binfmt_misc",
+    "autofs", "rpc_pipefs", "nsfs"})
+"""File systems that are views of the kernel or of devices, where no result belongs."""
+
+
+def special_file_system(folder: str | os.PathLike) -> str | None:
+    """The type of the file system holding ``folder`` when it is one of
+    :data:`SPECIAL_FILE_SYSTEMS` (``/proc``, ``/sys``, ``/dev``), read from
+    ``/proc/self/mountinfo`` (the mount with the longest matching path); ``None`` otherwise or
+    where the system does not say."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except OSError:
+        return None
+    target = os.path.realpath(folder)
+    best, kind = "", None
+    for line in lines:
+        fields = line.split(" - ", 1)
+        parts, after = fields[0].split(), fields[1].split() if len(fields) > 1 else []
+        if len(parts) < 5 or not after:
+            continue
+        mount = parts[4].replace("\\040", " ")
+        inside = target == mount or target.startswith(mount.rstrip("/") + "/")
+        if inside and len(mount) >= len(best):
+            best, kind = mount, after[0]
+    return kind if kind in SPECIAL_FILE_SYSTEMS else None
+
+
+def _can_create_in(folder: Path) -> bool:
+    """Whether a file can be created in ``folder``: one is created and removed at once (the
+    permission bits do not tell for the superuser, nor on a read-only file system)."""
+    import tempfile
+
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".pufferfish-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(descriptor)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
+    return True
+
+
 def output_folder(text: str) -> str:
     """A folder ``--out`` may write into: not empty, a folder or not yet existing (then created
-    by :func:`prepare_folder`).  Checked at parse time."""
+    by :func:`prepare_folder`), in a place where files can be created (tried) and not on a
+    special file system (:func:`special_file_system`).  Checked at parse time."""
     if not text:
         raise argparse.ArgumentTypeError("expected a folder name, got an empty string")
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
-    if os.path.isdir(text) and not os.access(text, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"the folder {text!r} is not writable")
+    existing = Path(os.path.abspath(text))
+    while not existing.is_dir() and existing != existing.parent:
+        existing = existing.parent  # the folder the missing ones will be created in
+    special = special_file_system(existing)
+    if special:
+        raise argparse.ArgumentTypeError(f"{text!r} is on a {special} file system (a view of the "
+                                         f"system, not storage); write the files elsewhere")
+    if not os.access(existing, os.W_OK | os.X_OK) or not _can_create_in(existing):
+        raise argparse.ArgumentTypeError(f"the folder {str(existing)!r} is not writable")
     return text
 
 
@@ -178,8 +273,9 @@ def add_execution_options(parser: argparse.ArgumentParser) -> None:
 
 class execution_engine:
     """``with execution_engine(args) as engine:`` the engine the options ask for, its
-    description and dashboard link noted on stderr; an unreachable scheduler is a
-    :class:`UsageError` (exit 2)."""
+    description and dashboard link noted on stderr; a malformed or unreachable scheduler
+    address (``--scheduler`` or ``$PUFFERFISH_SCHEDULER``, checked by
+    :func:`~pufferfish.verify.execution.check_scheduler`) is a :class:`UsageError` (exit 2)."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -189,13 +285,17 @@ class execution_engine:
         from pufferfish.verify.execution import SCHEDULER_VARIABLE, engine_from
 
         scheduler = getattr(self.args, "scheduler", None)
+        address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
         try:
             self.engine = engine_from(scheduler, getattr(self.args, "workers", None))
+        except ValueError as error:
+            source = "--scheduler" if scheduler else f"${SCHEDULER_VARIABLE}"
+            raise UsageError(f"{source}: {_malformed_scheduler(address, error)}") from None
         except (OSError, TimeoutError) as error:
-            address = scheduler or os.environ.get(SCHEDULER_VARIABLE)
-            raise UsageError(f"cannot reach the Dask scheduler at {address!r} ({error}); start "
-                             f"one (`dask scheduler`) or drop --scheduler / "
-                             f"${SCHEDULER_VARIABLE}") from None
+            if address is None:
+                raise UsageError(f"cannot start a local Dask cluster for --workers ({error})") \
+                    from None
+            raise UsageError(_unreachable_scheduler(address, error)) from None
         dashboard = getattr(self.engine, "dashboard", None)
         if dashboard:
             note(self.args, f"running on a {self.engine.description}; dashboard {dashboard}")
@@ -203,7 +303,45 @@ class execution_engine:
 
     def __exit__(self, *exc_info) -> None:
         if self.engine is not None:
-            self.engine.close()
+            self.engine.__exit__(*exc_info)  # quietly after Ctrl-C or SIGTERM
+
+
+def check_scheduler_option(args: argparse.Namespace) -> None:
+    """Check the address given to ``--scheduler``, if any: well formed and accepting connections
+    (:func:`~pufferfish.verify.execution.check_scheduler`).  :func:`pufferfish.cli.main.main`
+    calls it right after parsing, so a bad address fails before any work starts, on every
+    command alike (whether or not the command would have reached its tasks)."""
+    address = getattr(args, "scheduler", None)
+    if address is None:
+        return
+    from pufferfish.verify.execution import check_scheduler
+
+    try:
+        check_scheduler(address)
+    except ValueError as error:
+        raise UsageError(f"--scheduler: {_malformed_scheduler(address, error)}") from None
+    except (OSError, TimeoutError) as error:
+        raise UsageError(f"--scheduler: {_unreachable_scheduler(address, error)}") from None
+
+
+def _malformed_scheduler(address: str, error: Exception) -> str:
+    return f"{address!r} is not a Dask scheduler address ({error})"
+
+
+def _unreachable_scheduler(address: str, error: Exception) -> str:
+    from pufferfish.verify.execution import SCHEDULER_VARIABLE
+
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return (f"cannot reach the Dask scheduler at {address!r} ({reason}); start one (`dask "
+            f"scheduler`) or drop --scheduler / ${SCHEDULER_VARIABLE}")
+
+
+def refuse_execution_options(args: argparse.Namespace, where: str) -> None:
+    """Refuse ``--scheduler`` / ``--workers`` on an invocation that runs no tasks (``where`` says
+    which invocations do), so that a scheduler given is never silently ignored."""
+    if getattr(args, "scheduler", None) or getattr(args, "workers", None):
+        raise UsageError(f"--scheduler / --workers run the tasks of {where}; this invocation "
+                         f"runs in this process: drop them")
 
 
 def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool = False,
@@ -213,6 +351,16 @@ def add_out_folder(parser: argparse.ArgumentParser, what: str, *, required: bool
     parser.add_argument("--out", metavar="DIR", type=output_folder, required=required,
                         default=default, help=f"folder for {what}; created if missing, every "
                                               f"file written is listed on stderr{tail}")
+
+
+def budget_text(text: str) -> str:
+    """The text of a budget option (argparse type of every ``--epsilon``-like option): refused at
+    parse time when empty or blank, so that no command can read an empty budget as an absent
+    one; the value itself is read by :func:`parse_epsilon`."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a budget, got an empty string (accepted "
+                                         f"forms: {EPSILON_FORMS})")
+    return text
 
 
 def epsilon_help(what: str) -> str:
@@ -304,11 +452,13 @@ def names_option(text: str | None, option: str) -> list[str] | None:
     return names
 
 
-__all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERRUPTED",
-           "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION", "EPSILON_FORMS",
-           "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int", "nonnegative_int",
-           "output_file", "output_folder", "add_common_options", "add_out_folder", "epsilon_help",
+__all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
+           "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
+           "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
+           "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
+           "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
+           "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option"]
 

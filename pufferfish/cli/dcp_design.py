@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
                                    emit, epsilon_help, names_option, parse_epsilon,
                                    positive_int)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.dcp import unit_rational
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("dcp-design", help="inverse composition (004 §IV): Task 2 "
                                    "closed form and a Task-1 design, each verified exactly")
-    parser.add_argument("model", help="DCP model file (JSON)")
-    parser.add_argument("--target-epsilon", required=True, help=epsilon_help("target eps_g"))
+    parser.add_argument("model", type=input_file, help="DCP model file (JSON)")
+    parser.add_argument("--target-epsilon", type=budget_text, required=True,
+                        help=epsilon_help("target eps_g"))
     parser.add_argument("--target-delta", required=True,
                         help=f"target delta_g in [0, 1] ({RATIONAL_FORMS})")
     parser.add_argument("--mechanisms", help="comma-separated existing mechanisms (default all)")

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
                                    parse_epsilon, prepare_folder, wrote)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
 
@@ -29,14 +31,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "design", help="the ε-Pufferfish mechanism of least expected loss (exact, re-audited, "
                        "with a dual lower bound); optionally DP-style so that it composes")
-    parser.add_argument("model", help="model file (JSON)")
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("the Pufferfish budget ε"))
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("the Pufferfish budget ε"))
     parser.add_argument("--loss", choices=["l1", "l2", "01"],
                         help="loss of releasing ω when the query is q(D): |ω−q|, (ω−q)², or "
                              "[ω≠q] (default l1 for numeric queries, else 01)")
-    parser.add_argument("--loss-table", metavar="FILE",
+    parser.add_argument("--loss-table", type=input_file, metavar="FILE",
                         help="a loss table file {\"design_loss\": 1, \"loss\": {q: {ω: loss}}} "
                              "instead of --loss")
     parser.add_argument("--output-values", metavar="VALUES",
@@ -46,8 +49,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--composable", choices=["none", "dp-style", "nfc"], default="none",
                         help="none; dp-style: add P(ω|D) <= e^ε_DP P(ω|D') for neighbours; nfc: "
                              "design, then certify linear composition (NfC programs)")
-    parser.add_argument("--epsilon-dp", help=epsilon_help("ε_DP of the DP-style constraints "
-                                                          "(default: ε)"))
+    parser.add_argument("--epsilon-dp", type=budget_text,
+                        help=epsilon_help("ε_DP of the DP-style constraints (default: ε)"))
     parser.add_argument("--neighbours", default="entry",
                         help="neighbours of the DP-style constraints: entry, record or group-K "
                              "(default entry)")
@@ -55,7 +58,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--compare", action="store_true",
                         help="also the optimal DP-style design and the papers' mechanisms at ε, "
                              "each audited exactly, and the price of composability")
-    parser.add_argument("--epsilons", help=epsilon_help(
+    parser.add_argument("--epsilons", type=budget_text, help=epsilon_help(
         "with --compare and --out: comma-separated budgets for the figure of loss against ε"))
     add_out_folder(parser, f"{MODEL_FILE} (the model with the designed mechanism) and, with "
                            f"--compare, {FIGURE_FILE}")
@@ -106,9 +109,10 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.design.report import design_mechanism, designed_model
 
     budget = parse_epsilon(args.epsilon)
-    dp_budget = parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp else None
+    dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
+                 else None)
     epsilons = ([parse_epsilon(t.strip(), "--epsilons") for t in args.epsilons.split(",")]
-                if args.epsilons else None)
+                if args.epsilons is not None else None)
     if epsilons and not (args.compare and args.out):
         raise UsageError("--epsilons draws the figure of --compare into --out DIR: give both")
     if (args.scheduler or args.workers) and not (args.compare and args.out):

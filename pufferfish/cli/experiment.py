@@ -19,6 +19,7 @@ import time
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, add_common_options,
                                    add_execution_options, add_out_folder, emit, execution_engine,
                                    nonnegative_int, note, positive_int, prepare_folder, wrote)
+from pufferfish.cli.common import input_file, input_folder
 from pufferfish.verify.report import Progress
 
 DEFAULT_OUT = "topk_results"
@@ -41,9 +42,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     topk.add_argument("--seed", type=nonnegative_int, default=0, help="seed of data and trials")
     add_out_folder(topk, "the CSV table and the plot", default=DEFAULT_OUT)
     real = topk.add_mutually_exclusive_group()
-    real.add_argument("--foursquare", nargs=2, metavar=("CHECKINS", "POIS"),
+    real.add_argument("--foursquare", type=input_file, nargs=2, metavar=("CHECKINS", "POIS"),
                       help="use the real Foursquare global check-in files instead")
-    real.add_argument("--capture24", metavar="DIR", help="use a real Capture24 directory instead")
+    real.add_argument("--capture24", type=input_folder, metavar="DIR",
+                      help="use a real Capture24 directory instead")
     topk.add_argument("--strict", action="store_true", help="exit 1 when a claim fails somewhere")
     add_common_options(topk)
     add_execution_options(topk)  # chunks of trials are the tasks; results do not depend on it

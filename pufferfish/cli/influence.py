@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
 from pufferfish.verify.influence.curve_file import curve_document
@@ -25,7 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "influence", help="exact a(b)-influence curve of a model (000_65109fe28ca61d17.txt §6, "
         "Definition 7)")
-    parser.add_argument("model", help="model file (JSON)")
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--secret-pair", metavar="FIRST,SECOND",
                         help="only this pair of the model's secrets (both directions)")
     parser.add_argument("--max-b", type=nonnegative_int,

@@ -6,7 +6,8 @@ parses, calls the library, prints and returns the exit status (:mod:`pufferfish.
 
 Errors: a :class:`~pufferfish.models.errors.ModelError`, a :class:`~pufferfish.cli.common.UsageError`
 or an ``OSError`` prints one paragraph on stderr and exits 2 (the traceback only with
-``--debug``).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
+``--debug``).  Any other exception is a failure of the toolkit, never a verdict: one line on
+stderr and exit 4 (a ``MemoryError`` says the run ran out of memory).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
 is written atomically, so an interruption leaves no partial or temporary file.  The module
 imports only the standard library at load time; everything else is imported inside
 :func:`main`, so a Ctrl-C that arrives while the toolkit is still loading also exits 130 quietly.
@@ -24,7 +25,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 130, 143
+EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 4, 130, 143
 """The exit statuses :func:`main` itself returns (the same values as in
 :mod:`pufferfish.cli.common`, which is imported only once :func:`main` runs)."""
 
@@ -33,6 +34,20 @@ COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", 
             "multiuser", "dcp", "dcp-design", "design", "experiment", "region")
 """Every subcommand, in the order of ``pufferfish --help``; the module of ``name`` is
 ``pufferfish.cli.<name with - replaced by _>``."""
+
+
+def _spawned_by_multiprocessing() -> bool:
+    """Whether this process is a child that ``multiprocessing`` spawned from the command line
+    (a worker of a local Dask cluster, ``--workers N``): it runs the command line's main module
+    again under the name ``__mp_main__`` before anything else."""
+    main_module = sys.modules.get("__main__")
+    return __name__ == "__mp_main__" or getattr(main_module, "__name__", "") == "__mp_main__"
+
+
+if _spawned_by_multiprocessing():
+    # A Ctrl-C at the terminal reaches every process of the group; the command line shuts its
+    # workers down itself, so they ignore it rather than each die with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def command_module(name: str):
@@ -79,18 +94,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in arguments
     previous = _install_sigterm_handler()
     try:
-        from pufferfish.cli.common import UsageError, apply_quiet
+        from pufferfish.cli.common import UsageError, apply_quiet, check_scheduler_option
         from pufferfish.models.errors import ModelError
 
         try:
             args = build_parser().parse_args(arguments)
             apply_quiet(args)
+            check_scheduler_option(args)
             return args.handler(args)
         except (ModelError, UsageError) as error:
             return _fail(debug, str(error))
         except OSError as error:
             where = f": {error.filename}" if error.filename else ""
             return _fail(debug, f"{error.strerror or error}{where}")
+        except MemoryError:
+            return _fail(debug, "the run ran out of memory (MemoryError); lower --max-datasets "
+                                "or --max-outputs where the command has them, use a smaller "
+                                "model, or give the process more memory; rerun with --debug "
+                                "for the traceback", EXIT_INTERNAL_ERROR)
+        except Exception as error:  # a failure of the toolkit: never read as a verdict
+            return _fail(debug, f"internal error ({type(error).__name__}: "
+                                f"{_one_line(error)}); rerun with --debug for the traceback",
+                         EXIT_INTERNAL_ERROR)
     except KeyboardInterrupt as interruption:
         terminated = isinstance(interruption, Terminated)
         if debug:
@@ -102,11 +127,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _fail(debug: bool, message: str) -> int:
+def _fail(debug: bool, message: str, status: int = EXIT_BAD_INPUT) -> int:
     if debug:
         traceback.print_exc()
     print(f"error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return status
+
+
+def _one_line(error: BaseException, limit: int = 300) -> str:
+    """The message of ``error`` on one line of at most ``limit`` characters (the traceback, with
+    the full message, is for ``--debug``)."""
+    try:
+        text = " ".join(str(error).split())
+    except Exception:  # a broken __str__ must not hide the error itself
+        text = ""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _install_sigterm_handler():

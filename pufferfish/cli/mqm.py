@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
+from pufferfish.cli.common import refuse_execution_options
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
 from pufferfish.verify.report import Progress
 
@@ -25,8 +28,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    description="Compute σ_max of the Markov Quilt Mechanism "
                                    "(002_e1f2e9a9937b8cda.txt §4 Algorithm 2; chains: "
                                    "Algorithms 3–5) with the chosen quilt per node.")
-    parser.add_argument("model", help="a bayesnet file or a model file with markov priors")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("privacy budget ε > 0"))
+    parser.add_argument("model", type=input_file,
+                        help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("privacy budget ε > 0"))
     parser.add_argument("--method", choices=("exact", "approx", "fast"), default="exact",
                         help="chains: exact max-influence (MQMExact, Algorithm 3), Lemma B.4 "
                              "bounds (MQMApprox, Algorithms 3-4) or Algorithm 5 with the bounds "
@@ -83,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     parameters = chain_parameters(args)
     if args.nodes is not None and args.method != "exact":
         raise UsageError("--nodes applies to --method exact only")
+    if args.method != "exact":
+        refuse_execution_options(args, "--method exact")
     family = load_quilt_family(args)
     if isinstance(family, BayesNetFamily):
         if args.method != "exact":

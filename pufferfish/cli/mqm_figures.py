@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pufferfish.cli.common import add_execution_options, execution_engine
+from pufferfish.cli.common import budget_text
+from pufferfish.cli.common import add_execution_options, execution_engine, refuse_execution_options
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
                                    epsilon_help, nonnegative_int, parse_epsilon, positive_int,
                                    prepare_folder,
@@ -38,7 +39,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="Figure 4: chain length T of panels (a) and (b) (default 10000)")
     parser.add_argument("--lengths", default="1000,3000,10000,30000",
                         help="Figure 4: comma-separated positive lengths of panel (c)")
-    parser.add_argument("--epsilons", default="1/10,1/5,1/2,1,2,5,10",
+    parser.add_argument("--epsilons", type=budget_text, default="1/10,1/5,1/2,1,2,5,10",
                         help=epsilon_help("Figure 4: comma-separated ε values"))
     add_common_options(parser)
     add_execution_options(parser)
@@ -56,15 +57,19 @@ def _lengths(text: str) -> tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.proofs_check.paper_002.figures import make_figure4, make_figures
+    from pufferfish.proofs_check.paper_002.figures import (check_figure4_size, make_figure4,
+                                                           make_figures)
     from pufferfish.verify.quilts.scores import as_budget
 
     figure_4 = args.figure in ("4", "all")
+    if args.figure == "4":
+        refuse_execution_options(args, "figures 1 and 3 (--figure 1+3 or all)")
     if figure_4:  # validate before any figure is drawn
         lengths = _lengths(args.lengths)
         epsilons = tuple(x.strip() for x in args.epsilons.split(","))
         for e in epsilons:
             as_budget(parse_epsilon(e, "--epsilons"))
+        check_figure4_size(args.repetitions, [args.length, *lengths])
     folder = prepare_folder(args)
     paths = []
     if args.figure in ("1+3", "all"):

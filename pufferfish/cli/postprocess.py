@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
                                    add_out_folder, emit, output_file, prepare_folder, wrote)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_parameter_options
 
 CONSTRUCTION_FILE = "construction.json"
@@ -27,10 +28,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "postprocess", help="Pufferfish/DP/NfC levels before and after a post-processor, or the "
         "post-processing invariance of a set of NfC constraints (Theorem 5)")
-    parser.add_argument("model", nargs="?", help="model file (with --mechanism and --map)")
+    parser.add_argument("model", type=input_file, nargs="?",
+                        help="model file (with --mechanism and --map)")
     parser.add_argument("--mechanism", help="the mechanism to post-process")
-    parser.add_argument("--map", help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")
-    parser.add_argument("--constraints", help="NfC constraints file {\"nfc_constraints\": 1, ...}")
+    parser.add_argument("--map", type=input_file,
+                        help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")
+    parser.add_argument("--constraints", type=input_file,
+                        help="NfC constraints file {\"nfc_constraints\": 1, ...}")
     parser.add_argument("--symbolic", action="store_true",
                         help="parametric model: the levels before and after as closed forms in the "
                              "parameters left free by --set")

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 
 
@@ -25,10 +27,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "Bayesian network or chain (002_e1f2e9a9937b8cda.txt §4, "
                                    "Definition 4.2) and, with --epsilon, their max-influence and "
                                    "score.")
-    parser.add_argument("model", help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("model", type=input_file,
+                        help="a bayesnet file or a model file with markov priors")
     parser.add_argument("--node", required=True,
                         help="node name (chains: attribute name or 1-based index)")
-    parser.add_argument("--epsilon", help=epsilon_help(
+    parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "privacy budget ε > 0: scores card(X_N)/(ε − e(X_Q|X_i))"))
     add_search_options(parser)
     add_common_options(parser, datasets=True)
@@ -130,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.quilts.scores import as_budget
 
     family = load_quilt_family(args)
-    budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon else None
+    budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon is not None else None
     if isinstance(family, BayesNetFamily):
         node = network_node(args.node, family, "--node")
     else:

@@ -10,22 +10,27 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
                                    names_option, prepare_folder, wrote)
+from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_parameter_options
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("region", help="parameter values of a parametric model where "
                                    "a Pufferfish budget holds (exact for one parameter)")
-    parser.add_argument("model", help="parametric model file (JSON with \"parameters\")")
-    parser.add_argument("--epsilon", required=True, help=epsilon_help("the budget"))
+    parser.add_argument("model", type=input_file,
+                        help="parametric model file (JSON with \"parameters\")")
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("the budget"))
     parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
                                             "joint release, as audit --epsilon checks)")
     parser.add_argument("--joint", help="the joint release of these comma-separated mechanisms "
                                         "(independent runs; 000 §4)")
-    parser.add_argument("--map", help="with --mechanism M: the region of M followed by this "
+    parser.add_argument("--map", type=input_file,
+                        help="with --mechanism M: the region of M followed by this "
                                       "post-processor (JSON file {\"map\": [[output, [[new "
                                       "output, p], ...]], ...]}; p may use the parameters)")
     add_parameter_options(parser)

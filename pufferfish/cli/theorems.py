@@ -12,6 +12,7 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
                                    UsageError, add_execution_options, emit, execution_engine)
+from pufferfish.cli.common import refuse_execution_options
 from pufferfish.verify.report import Progress, table
 
 
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.proofs_check.registry import claims_for
     from pufferfish.proofs_check.runner import run_claims, run_vacuity
 
+    if args.coverage or args.list:
+        refuse_execution_options(args, "a run of the claims or of their mutants (--vacuity)")
     if args.coverage:
         if args.claim is not None:
             raise UsageError("--coverage reports whole papers: use --paper, not --claim")

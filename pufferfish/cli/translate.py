@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import add_common_options, emit, verdict
+from pufferfish.cli.common import input_file
 from pufferfish.verify.influence.curve_file import read_curve_file
 from pufferfish.verify.report import table
 
@@ -16,12 +18,12 @@ LOG_FORMS = "a non-negative rational (1, 1/2, 0.25), log(R) with rational R >= 1
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "translate", help="Theorem 6: largest ε_DP for an ε_puffer, or ε_puffer of an ε_DP")
-    parser.add_argument("--curve", metavar="FILE", required=True,
+    parser.add_argument("--curve", type=input_file, metavar="FILE", required=True,
                         help="curve file (JSON; pufferfish influence --out DIR writes one)")
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--epsilon-puffer", metavar="E",
+    group.add_argument("--epsilon-puffer", type=budget_text, metavar="E",
                        help=f"target ε_puffer; accepted forms: {LOG_FORMS}")
-    group.add_argument("--epsilon-dp", metavar="E",
+    group.add_argument("--epsilon-dp", type=budget_text, metavar="E",
                        help=f"per-entry ε_DP of a mechanism; accepted forms: {LOG_FORMS}")
     parser.add_argument("--rule", choices=["theorem", "algorithm"], default="theorem",
                         help="theorem: best point; algorithm: Algorithms 1–2 literally (min)")

@@ -10,8 +10,8 @@ import argparse
 import pytest
 
 import pufferfish
-from pufferfish.cli.common import (EPSILON_FORMS, nonnegative_int, output_file, output_folder,
-                                   positive_int)
+from pufferfish.cli.common import (EPSILON_FORMS, budget_text, input_file, input_folder,
+                                   nonnegative_int, output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
 ENUMERATE_DATASETS = {"audit", "composes", "postprocess", "influence", "quilts", "mqm",
@@ -75,11 +75,33 @@ def test_files_are_written_through_output_or_out_only(name):
             assert flag == "--output" or action.type is not output_file, (name, flag)
 
 
+INPUT_FILES = {"model", "--map", "--constraints", "--curve", "--loss-table", "--foursquare"}
+
+
+@pytest.mark.parametrize("name", sorted(LEAVES))
+def test_files_read_are_checked_to_be_regular_at_parse_time(name):
+    """Every file a command reads is typed :func:`input_file` (a FIFO or a device is refused by
+    ``os.stat`` before anything opens it), every folder it reads :func:`input_folder`."""
+    for action in LEAVES[name]._actions:
+        names = set(action.option_strings) or {action.dest}
+        if names & INPUT_FILES:
+            assert action.type is input_file, (name, names)
+        if "--capture24" in names:
+            assert action.type is input_folder, (name, names)
+
+
 @pytest.mark.parametrize("name", sorted(LEAVES))
 def test_budget_options_list_the_accepted_forms(name):
     for flag, action in _options(LEAVES[name]).items():
         if flag in ("--epsilon", "--target-epsilon", "--epsilons"):
             assert EPSILON_FORMS in action.help, (name, flag)
+
+
+@pytest.mark.parametrize("name", sorted(LEAVES))
+def test_budget_options_refuse_an_empty_budget_when_parsed(name):
+    for flag, action in _options(LEAVES[name]).items():
+        if flag.startswith(("--epsilon", "--target-epsilon")):
+            assert action.type is budget_text, (name, flag)
 
 
 @pytest.mark.parametrize("name", sorted(LEAVES))
@@ -105,7 +127,7 @@ def test_top_level_help_lists_the_exit_statuses(capsys):
         main(["--help"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    for status in ("0 ", "1 ", "2 ", "3 ", "130", "143"):
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "130", "143"):
         assert f"\n  {status}" in out, status
 
 

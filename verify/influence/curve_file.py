@@ -11,7 +11,7 @@
 
 ``a`` is ``"inf"``, ``"log(r)"`` with ``r >= 1`` rational, or a non-negative rational written as
 an integer, ``"3/8"`` or ``"0.125"`` (exact); floats are refused.  ``b`` are distinct integers
-``>= 0``.  Errors name the JSON path.
+``>= 0``, at most ``entries`` when it is given.  Errors name the JSON path.
 
 >>> points, entries, numerical = parse_curve({"influence_curve": 1,
 ...     "points": [{"b": 0, "a": "inf"}, {"b": 1, "a": "log(3)"}]})
@@ -65,6 +65,9 @@ def parse_curve(data: object) -> tuple[list[CurvePoint], int | None, bool]:
         b = item["b"]
         if not isinstance(b, int) or isinstance(b, bool) or b < 0:
             raise ModelError(f"b must be an integer >= 0, got {b!r}", f"{path}.b")
+        if entries is not None and b > entries:
+            raise ModelError(f"b = {b:,} is more than the {entries:,} entries of the curve "
+                             f"(a(b) is defined for b = 0..{entries:,})", f"{path}.b")
         if b in seen:
             raise ModelError(f"b = {b} is listed twice", f"{path}.b")
         seen.add(b)

@@ -63,7 +63,8 @@ from pufferfish.models.multiuser import (PAIR_SETS, MultiUserModel, UserSecretPa
                                          others_sum)
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.multiuser.levels import MinimalTheta, ThetaCheck, check_theta, minimal_theta
-from pufferfish.verify.multiuser.pairs import ConditionalPair, pair_conditionals, require_pairs
+from pufferfish.verify.multiuser.pairs import (ConditionalPair, check_pair_work, pair_conditionals,
+                                              require_pairs)
 from pufferfish.verify.multiuser.relaxed import relaxed_condition_at_lemma2
 from pufferfish.verify.multiuser.thetas import (Theta, eq13_polynomial, eq13_theta, eq15_theta,
                                                 epsilon_of, lemma2_psi_min, lemma2_theta)
@@ -256,6 +257,7 @@ def calibrate(model: MultiUserModel, pair_set: str, budget: Budget, minimal: boo
     Raises :class:`ModelError` when the pair set has no pair for a protected user
     (:func:`pufferfish.verify.multiuser.pairs.require_pairs`): the check would be vacuous."""
     eps = epsilon_of(budget)
+    check_pair_work(model, pair_set)
     require_pairs(model, pair_set)
     pairs, vacuous = pair_conditionals(model, pair_set, naive)
     cache: dict = {}

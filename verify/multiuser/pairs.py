@@ -30,9 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError, join_path
+from pufferfish.models.errors import ModelError, TooLargeError, join_path
 from pufferfish.models.multiuser import (MultiUserModel, User, UserSecretPair, conditional_pair,
-                                         others_sum)
+                                         lattice_points, others_sum)
+from pufferfish.models.universe import size_text
 from pufferfish.models.numbers import fraction_str
 
 
@@ -60,6 +61,38 @@ def pair_conditionals(model: MultiUserModel, pair_set: str, naive: bool = False
         first, second = conditional_pair(model, pair, cache[user])
         active.append(ConditionalPair(pair, first, second))
     return tuple(active), tuple(vacuous)
+
+
+MAX_PAIR_POINTS = 2 * 10**5
+"""The most pair points a calibration may take on (:func:`check_pair_work`): every calibrator
+evaluates each pair's conditional distributions at each of their points, about 25 ms per point
+over a calibration, so about an hour and a half at this limit."""
+
+
+def check_pair_work(model: MultiUserModel, pair_set: str, limit: int = MAX_PAIR_POINTS) -> int:
+    """The work of calibrating ``pair_set``, counted before any pair or distribution is built:
+    for each protected user, its pairs (:meth:`MultiUserModel.pair_count`) times the lattice
+    points of the aggregate's distribution (the other users' values and its own,
+    :func:`~pufferfish.models.multiuser.lattice_points`); above ``limit`` it is refused with a
+    :class:`TooLargeError` that states both factors."""
+    total = 0
+    for name in model.targets:
+        pairs = model.pair_count(name, pair_set)
+        if not pairs:
+            continue
+        parts = [d for u in model.users for d in (u.distribution, u.alternative)
+                 if d is not None and (u.name == name or d is u.distribution)]
+        points = lattice_points(parts)
+        total += pairs * points
+        if total > limit:
+            raise TooLargeError(
+                f"calibrating {pair_set} would compare {size_text(pairs)} "
+                f"pair{'' if pairs == 1 else 's'} for user "
+                f"{name!r}, each over distributions of up to {size_text(points)} points: "
+                f"{size_text(total)} pair points so far, more than the limit of "
+                f"{size_text(limit)}; list fewer value pairs (value_pairs) or coarser values",
+                "--pairs")
+    return total
 
 
 def require_pairs(model: MultiUserModel, pair_set: str) -> tuple[UserSecretPair, ...]:

@@ -244,8 +244,7 @@ def parse_constraints(data: Mapping, path: str = "") -> ConstraintSet:
         if name in names:
             raise ModelError(f"constraint name {name!r} is used twice", f"{where}.name")
         names.add(name)
-        if not isinstance(item.get("left"), list):
-            raise ModelError("expected the left dataset as a list of values", f"{where}.left")
+        left = _dataset(item.get("left"), f"{where}.left")
         pair = item.get("pair", ["s1", "s2"])
         if not (isinstance(pair, list) and len(pair) == 2):
             raise ModelError("expected [first secret, second secret]", f"{where}.pair")
@@ -254,13 +253,26 @@ def parse_constraints(data: Mapping, path: str = "") -> ConstraintSet:
             raise ModelError("expected [[dataset, weight], ...]", f"{where}.beta")
         beta = []
         for j, entry in enumerate(beta_raw):
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list)):
+            if not (isinstance(entry, list) and len(entry) == 2):
                 raise ModelError("expected [dataset, weight]", f"{where}.beta.{j}")
-            beta.append((tuple(entry[0]), exact(entry[1], f"{where}.beta.{j}.1")))
-        constraint = NfcConstraint(name, tuple(item["left"]), str(pair[0]), str(pair[1]),
-                                   tuple(beta))
+            beta.append((_dataset(entry[0], f"{where}.beta.{j}.0"),
+                         exact(entry[1], f"{where}.beta.{j}.1")))
+        constraint = NfcConstraint(name, left, str(pair[0]), str(pair[1]), tuple(beta))
         constraints.append(constraint)
     return ConstraintSet(tuple(constraints), budget)
+
+
+def _dataset(raw: object, path: str) -> tuple:
+    """A dataset of a constraints file: a list of values, each an integer (never a float or a
+    boolean) or a string, as in a model file."""
+    if not isinstance(raw, list):
+        raise ModelError("expected a dataset: a list of values", path)
+    for k, value in enumerate(raw):
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            shown = getattr(value, "text", None) or repr(value)
+            raise ModelError(f"a dataset value is an integer or a string, got {shown[:60]}",
+                             f"{path}.{k}")
+    return tuple(raw)
 
 
 __all__ = ["NfcConstraint", "ConstraintEvaluation", "EXACT_POWER_LIMIT", "evaluate_constraint",

@@ -7,7 +7,7 @@ DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`)
 user sets with ``--max-datasets`` applies to **one block** — the most datasets one task holds at
 once — and the size of the whole universe is not refused by a count but *stated*: the plan says
 how many datasets and blocks there are and estimates the memory of the run; only a run whose
-estimate exceeds this machine's physical memory is refused before it starts.  The time is not
+estimate exceeds the memory this process may use is refused before it starts.  The time is not
 guessed from a formula: when the universe is larger than one block, the audit first runs the
 first block of each prior and the first DP row block (as one map, their results kept) and states
 their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``);
@@ -18,11 +18,20 @@ the largest DP task (a block or a column slice, :func:`~pufferfish.verify.privac
 with ``C = Σ(d_i − 1)`` neighbours each, ``P`` datasets in the largest prior block):
 
 * this process: ``BASE + 8·N·M`` (each mechanism's kernel-key number per dataset, int64, held
-  between the two DP passes) ``+ TASK``;
+  between the two DP passes) ``+ (16·M + 48)·W`` (the pairs the tasks return, waiting to be
+  merged into the distinct pairs: ``W = min(2^22, N·C)``) ``+ TASK``;
 * each Dask worker: ``BASE + TASK`` — a task receives only its block's or its slice's numbers;
-* ``TASK = max(32·B·C + 8·B·M, 200·P)``: a DP task's neighbour arrays (indices, codes and the
-  sort's copies) and key numbers, or a prior block's datasets with their integer weights (about
-  200 bytes each).
+* ``TASK = max(48·Q + 256·B·M, 200·P)``: a DP task's ``Q`` neighbour pairs (codes, the sort's
+  order and sorted copy, the distinct codes and their positions; ``Q`` is at most ``2^22`` where
+  the universe allows, :attr:`~pufferfish.verify.privacy.dp_blocks.DPSplit.largest_pairs`) and
+  its datasets' keys and key numbers, or a prior block's datasets with their integer weights
+  (about 200 bytes each); ``tests/verify/privacy/test_dp_blocks.py`` checks it against what the
+  tasks allocate.
+
+The distinct pairs of kernel rows the driver keeps depend on the mechanisms (at most the square
+of their keys) and are checked as they grow; the memory available is the smallest of the
+machine's physical memory and the limits set on the process (``ulimit -v`` / ``prlimit --as``,
+a cgroup's limit: :func:`pufferfish.verify.execution.process_memory_limit`).
 
 Explicit universes and the record and group relations scan pairs one by one; their block is the
 whole universe, so ``--max-datasets`` bounds the universe for them.
@@ -36,14 +45,15 @@ whole universe, so ``--max-datasets`` bounds the universe for them.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.privacy.blocks import BLOCK_DATASETS, block_plan
-from pufferfish.verify.privacy.dp_blocks import dp_split
+from pufferfish.verify.execution import physical_memory, process_memory_limit
+from pufferfish.verify.privacy.dp_blocks import (BYTES_PER_MERGED_PAIR, BYTES_PER_PAIR,
+                                                 BYTES_PER_TASK_DATASET, MERGE_PAIRS, dp_split)
 
 BASE_BYTES = 150 * 2**20
 """Memory of a process that has imported the toolkit (Python, NumPy, SymPy, Dask's client)."""
@@ -109,7 +119,8 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
 
     Raises :class:`TooLargeError` when one block would enumerate more than ``max_datasets``
     datasets (located at the prior, or at the universe for scans that cannot be split), or when
-    the estimated memory exceeds this machine's physical memory.  Cost: ``O(blocks)``, no
+    the estimated memory exceeds the memory this process may use (the machine's, or a limit set
+    on the process).  Cost: ``O(blocks)``, no
     enumeration.
     """
     universe = model.universe
@@ -136,32 +147,38 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
     if universe.explicit is None:
         split = dp_split(universe, 4 * workers, max_datasets, mechanisms)
         dp_blocks, dp_columns, dp_task = len(split.blocks), len(split.columns), split.largest_task
+        dp_pairs = split.largest_pairs
     else:
         dp_blocks, dp_columns, dp_task = 1, 0, universe.size
-    task = max((32 * neighbours + 8 * mechanisms) * dp_task,
+        dp_pairs = universe.size * neighbours
+    task = max(BYTES_PER_PAIR * dp_pairs + BYTES_PER_TASK_DATASET * mechanisms * dp_task,
                BYTES_PER_PRIOR_DATASET * prior_block)
+    waiting = min(MERGE_PAIRS, universe.size * neighbours)  # pairs the driver holds to merge
+    merging = (16 * mechanisms + BYTES_PER_MERGED_PAIR) * waiting
     result = AuditPlan(universe.size, len(plan), dp_blocks, dp_columns,
                        max(prior_block, universe.size if whole_scan else dp_task),
-                       BASE_BYTES + keys + task, BASE_BYTES + task)
-    _require_memory(universe.size, result.memory_bytes)
+                       BASE_BYTES + keys + merging + task, BASE_BYTES + task)
+    _require_memory(universe.size, result.memory_bytes, dp_pairs)
     return result
 
 
-def _require_memory(datasets: int, needed: int) -> None:
-    available = physical_memory()
-    if available is not None and needed > available:
-        raise TooLargeError(
-            f"auditing {size_text(datasets)} datasets needs about {_size(needed)} of memory in "
-            f"this process (one int64 per dataset and mechanism for per-entry DP), more "
-            f"than this machine's {_size(available)}; --max-datasets bounds one block, not this")
-
-
-def physical_memory() -> int | None:
-    """This machine's physical memory in bytes, or ``None`` where the system does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
+def _require_memory(datasets: int, needed: int, pairs: int = 0) -> None:
+    """Refuse a run whose estimate exceeds the memory this process may use: the smallest of the
+    machine's physical memory and the limits set on the process (``RLIMIT_AS``, a cgroup)."""
+    machine, limit = physical_memory(), process_memory_limit()
+    known = [m for m in (machine, limit) if m is not None]
+    if not known or needed <= min(known):
+        return
+    available = min(known)
+    where = ("this machine's" if available == machine else
+             "the limit set on this process (ulimit -v / prlimit --as, or its cgroup) of")
+    task = (f"; one per-entry DP task compares up to {size_text(pairs)} neighbour pairs (an "
+            f"attribute of d values gives d·(d − 1) of them)" if pairs > MERGE_PAIRS else "")
+    raise TooLargeError(
+        f"auditing {size_text(datasets)} datasets needs about {_size(needed)} of memory in this "
+        f"process (one int64 per dataset and mechanism for per-entry DP, and one task's "
+        f"arrays{task}), more than {where} {_size(available)}; --max-datasets bounds one block, "
+        f"not this", "datasets")
 
 
 def _size(count: int) -> str:

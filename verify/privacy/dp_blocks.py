@@ -36,18 +36,19 @@ the slices as earlier tasks finish (``Engine.map(..., in_flight=)``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product as cartesian
 
 import numpy as np
 
+from pufferfish.models.errors import TooLargeError
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.numbers import INFINITY, Ratio
-from pufferfish.models.universe import Dataset, Universe
-from pufferfish.verify.execution import Engine, InProcessEngine
+from pufferfish.models.universe import Dataset, Universe, size_text
+from pufferfish.verify.execution import Engine, InProcessEngine, usable_memory
 from pufferfish.verify.privacy.dp import DPResult
 
 MAX_KEYS = 2**31
@@ -56,6 +57,32 @@ MAX_KEYS = 2**31
 DP_BLOCK_DATASETS = 2**17
 """Most datasets per task: a task's arrays (one int64 per neighbour pair) stay near 20 MB, and a
 task is long enough (a few hundred milliseconds) that scheduling costs little."""
+
+TASK_PAIRS = 2**22
+"""Most neighbour pairs per task where the universe allows it (datasets times the neighbours
+each compares: with many values per attribute a block of :data:`DP_BLOCK_DATASETS` datasets
+would hold far more pairs than its size suggests).  A task cannot hold fewer than one group of
+prefixes' pairs for one suffix, so an attribute of ``d`` values costs ``d·(d − 1)`` pairs in one
+task at least (:attr:`DPSplit.largest_pairs`)."""
+
+BYTES_PER_PAIR = 48
+"""Peak bytes per neighbour pair of a task: :func:`_distinct_pairs` holds the codes, the stable
+sort's order and the sorted codes (24 bytes), then the distinct codes and the index of each
+(16 more when every pair is distinct), from which the scan positions are computed in place."""
+
+BYTES_PER_TASK_DATASET = 256
+"""Bytes per dataset and mechanism of a task besides its pairs: at worst (every dataset its own
+kernel key) the key and its entry in the numbering, the first dataset of the key, and the key
+number as a list item and as an array item."""
+
+MERGE_PAIRS = 2**20
+"""The driver merges the pairs tasks return into one set of distinct pairs whenever this many
+(or as many as the set holds) are waiting (:class:`_PairSet`)."""
+
+BYTES_PER_MERGED_PAIR = 48
+"""Peak bytes per pair while the driver merges: the codes and positions waiting and merged
+(16), the sort's order (8), the sorted codes and positions (16), the mask and the group
+starts."""
 
 SLICE_BYTES = 2**22
 """Most bytes of key numbers sent with one column task (below Dask's large-task warning)."""
@@ -92,6 +119,16 @@ class DPSplit:
                   for group, _, start, stop in self.columns]
         return max([self.suffixes, *slices])
 
+    @property
+    def largest_pairs(self) -> int:
+        """The most neighbour pairs one task compares: a block's datasets times their suffix
+        neighbours, or a slice's datasets times the neighbours within their prefix group."""
+        row = self.suffixes * sum(size - 1 for size in self.domain_sizes[self.depth:])
+        group_neighbours = [sum(self.domain_sizes[a] - 1 for a in group) for group in self.groups]
+        slices = [len(self.group_offsets[group]) * (stop - start) * group_neighbours[group]
+                  for group, _, start, stop in self.columns]
+        return max([row, *slices])
+
     def prefixes(self, group: int, base: int) -> np.ndarray:
         """The prefix indices of one column task's sub-cube, increasing."""
         return base + self.group_offsets[group]
@@ -101,14 +138,17 @@ def dp_split(universe: Universe, tasks: int = 1, max_block: int = DP_BLOCK_DATAS
              mechanisms: int = 1) -> DPSplit:
     """The tasks of :func:`dp_levels_blocked` on a product universe: at least ``tasks`` blocks
     (and, when there are enough suffixes, column tasks) of at most ``min(max_block,
-    DP_BLOCK_DATASETS)`` datasets each — single datasets at worst, and a column task never smaller
-    than one group of prefixes — with at most :data:`SLICE_BYTES` of key numbers of ``mechanisms``
-    mechanisms per column task.  Cost ``O(number of tasks)``."""
+    DP_BLOCK_DATASETS)`` datasets and :data:`TASK_PAIRS` neighbour pairs each — single datasets
+    at worst, and a column task never smaller than one group of prefixes for one suffix — with at
+    most :data:`SLICE_BYTES` of key numbers of ``mechanisms`` mechanisms per column task.  Cost
+    ``O(number of tasks)``."""
     largest = min(max_block, DP_BLOCK_DATASETS)
     target = max(tasks, -(-universe.size // largest))
     sizes = tuple(len(domain) for domain in universe.domains)
     depth, count = 0, 1
-    while depth < universe.width and count < target:
+    while depth < universe.width and (
+            count < target
+            or universe.size // count * sum(size - 1 for size in sizes[depth:]) > TASK_PAIRS):
         count *= sizes[depth]
         depth += 1
     suffixes = universe.size // count
@@ -131,7 +171,8 @@ def dp_split(universe: Universe, tasks: int = 1, max_block: int = DP_BLOCK_DATAS
         others = [(sizes[a], strides[a]) for a in range(depth) if a not in group]
         bases = _digit_sums(others)
         cube = len(offsets[-1])
-        widest = max(1, min(suffixes, largest // cube,
+        pairs = cube * max(1, sum(sizes[a] - 1 for a in group))  # per suffix
+        widest = max(1, min(suffixes, largest // cube, TASK_PAIRS // pairs,
                             SLICE_BYTES // (8 * cube * max(1, mechanisms)),
                             -(-suffixes * len(bases) // tasks)))
         width = -(-suffixes // -(-suffixes // widest))  # slices of equal width, none wider
@@ -149,29 +190,42 @@ def _digit_sums(digits: list[tuple[int, int]]) -> np.ndarray:
     return sums
 
 
-def _neighbour_indices(count: int, sizes: Sequence[int]) -> list[np.ndarray]:
+def _neighbour_indices(count: int, sizes: Sequence[int]) -> Iterator[np.ndarray]:
     """For the ``count`` indices of a mixed-radix cube of digit ``sizes``: for each digit and
     each other value of it in increasing order (skipping the index's own), the index of the
-    changed element — the one-by-one scan's order of neighbours."""
+    changed element — the one-by-one scan's order of neighbours.  Made one array at a time
+    (``Σ(size − 1)`` of them), so that only the pair codes of a task are held at once."""
     index = np.arange(count, dtype=np.int64)
-    neighbours, stride = [], count
+    stride = count
     for size in sizes:
         stride //= size
         value = (index // stride) % size
         for rank in range(size - 1):
-            neighbours.append(index + (rank + (rank >= value) - value) * stride)
-    return neighbours
+            yield index + (rank + (rank >= value) - value) * stride
 
 
-def _distinct_pairs(numbers: np.ndarray, keys: int, neighbours: list[np.ndarray]
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def _distinct_pairs(numbers: np.ndarray, keys: int, neighbours: Iterable[np.ndarray],
+                    columns: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct codes ``numbers[i]·keys + numbers[j]`` over every ``i`` and each of its
-    ``neighbours`` ``j``, and the flat index ``i·len(neighbours) + column`` where each first
-    appears.  ``O(n·c·log(n·c))`` for ``n`` numbers and ``c`` neighbours."""
-    if not neighbours:
+    ``columns`` neighbours ``j`` (given one array per column), and the flat index
+    ``i·columns + column`` where each first appears, as ``np.unique(..., return_index=True)``
+    gives them.  ``O(n·c·log(n·c))`` for ``n`` numbers and ``c`` columns; memory
+    :data:`BYTES_PER_PAIR` per pair at the peak (the codes, the stable sort's order and the
+    sorted codes)."""
+    if not columns:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    codes = np.stack([numbers * keys + numbers[other] for other in neighbours], axis=1).ravel()
-    return np.unique(codes, return_index=True)  # row-major: the scan order
+    codes = np.empty((len(numbers), columns), dtype=np.int64)
+    scaled = numbers * keys
+    for column, other in enumerate(neighbours):
+        np.add(scaled, numbers[other], out=codes[:, column])
+    codes = codes.ravel()  # row-major: the scan order
+    order = np.argsort(codes, kind="stable")  # equal codes keep their scan order
+    ordered = codes[order]
+    del codes
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first], order[first]
 
 
 def block_keys_and_pairs(shared: tuple[Sequence[Mechanism], Universe, DPSplit], prefix: tuple,
@@ -193,17 +247,22 @@ def block_keys_and_pairs(shared: tuple[Sequence[Mechanism], Universe, DPSplit], 
                 number = numbers[key] = len(numbers)
                 first.append(dataset)
             column.append(number)
-    neighbours = _neighbour_indices(split.suffixes, split.domain_sizes[split.depth:])
+    suffix_sizes = split.domain_sizes[split.depth:]
+    count = sum(size - 1 for size in suffix_sizes)
     # the scan offset of a suffix change comes after every prefix attribute's changes
     offsets = sum(size - 1 for size in split.domain_sizes[:split.depth]) + np.arange(
-        len(neighbours), dtype=np.int64)
+        count, dtype=np.int64)
     parts = []
     for numbers, first, column in zip(numberings, firsts, columns):
         column_array = np.asarray(column, dtype=np.int64)
-        codes, flat = _distinct_pairs(column_array, len(numbers), neighbours)
-        rows, offset = np.divmod(flat, max(1, len(neighbours)))
-        parts.append([list(numbers), first, column_array, codes,
-                      (start + rows) * split.neighbours + offsets[offset]])
+        codes, flat = _distinct_pairs(column_array, len(numbers),
+                                      _neighbour_indices(split.suffixes, suffix_sizes), count)
+        rows, offset = np.divmod(flat, max(1, count))
+        del flat
+        rows += start  # the scan position, in place: a task holds few arrays of its pairs
+        rows *= split.neighbours
+        rows += offsets[offset]
+        parts.append([list(numbers), first, column_array, codes, rows])
     return parts
 
 
@@ -219,7 +278,7 @@ def prefix_pairs(shared: tuple[Sequence[int], DPSplit], group: int, base: int, f
     attributes = split.groups[group]
     prefixes = split.prefixes(group, base)
     sizes = [split.domain_sizes[a] for a in attributes]
-    cube_neighbours = _neighbour_indices(len(prefixes), sizes)
+    count = sum(size - 1 for size in sizes)
     offsets = np.asarray([sum(size - 1 for size in split.domain_sizes[:a]) + rank
                           for a in attributes for rank in range(split.domain_sizes[a] - 1)],
                          dtype=np.int64)
@@ -230,13 +289,22 @@ def prefix_pairs(shared: tuple[Sequence[int], DPSplit], group: int, base: int, f
             continue
         width = rows.shape[1]
         across = np.arange(width, dtype=np.int64)
-        neighbours = [(other[:, None] * width + across[None, :]).ravel()
-                      for other in cube_neighbours]
-        codes, flat = _distinct_pairs(rows.ravel(), keys, neighbours)
-        dataset, offset = np.divmod(flat, max(1, len(neighbours)))
+        neighbours = ((other[:, None] * width + across[None, :]).ravel()
+                      for other in _neighbour_indices(len(prefixes), sizes))
+        codes, flat = _distinct_pairs(rows.ravel(), keys, neighbours, count)
+        dataset, offset = np.divmod(flat, max(1, count))
+        del flat
         cube, suffix = np.divmod(dataset, width)
-        index = prefixes[cube] * split.suffixes + first + suffix
-        results.append((codes, index * split.neighbours + offsets[offset]))
+        del dataset
+        index = prefixes[cube]  # the scan position, in place: few arrays of the pairs at once
+        del cube
+        index *= split.suffixes
+        index += suffix
+        index += first
+        del suffix
+        index *= split.neighbours
+        index += offsets[offset]
+        results.append((codes, index))
     return results
 
 
@@ -299,52 +367,158 @@ def dp_levels_blocked(universe: Universe, mechanisms: Sequence[Mechanism], max_o
     engine = engine or InProcessEngine()
     mechanisms = list(mechanisms)
     split = dp_split(universe, tasks, max_block, len(mechanisms))
-    done = [] if first_row is None else [first_row]
-    parts = done + engine.map(block_keys_and_pairs,
-                              [(prefix, start) for start, _, prefix in split.blocks[len(done):]],
-                              shared=(mechanisms, universe, split))
-    numbered = [_number_globally(parts, m) for m in range(len(mechanisms))]
-    del parts
+    try:
+        return _dp_levels(universe, mechanisms, max_outputs, engine, tasks, split, first_row)
+    except MemoryError:
+        raise TooLargeError(
+            f"per-entry DP over {size_text(universe.size)} datasets ran out of memory: a task "
+            f"compares up to {size_text(split.largest_pairs)} neighbour pairs (about "
+            f"{BYTES_PER_PAIR} bytes each) and this process keeps the distinct pairs of kernel "
+            f"rows found; {_memory_text()}", "datasets") from None
+
+
+def _memory_text() -> str:
+    available = usable_memory()
+    return ("give the process more memory or audit a smaller universe" if available is None else
+            f"this process may use {available / 2**30:.1f} GB (the smallest of the machine's "
+            f"memory and the limits set on the process)")
+
+
+def _dp_levels(universe: Universe, mechanisms: list[Mechanism], max_outputs: int, engine: Engine,
+               tasks: int, split: DPSplit, first_row: list[list] | None
+               ) -> list[DPResult | None]:
+    """:func:`dp_levels_blocked` once the universe is split: the row tasks' results are merged
+    as they arrive (:class:`_RowNumbering`), then the column tasks' (:class:`_PairSet`)."""
+    rows = _RowNumbering(len(mechanisms), len(split.blocks))
+    done = 0
+    if first_row is not None:
+        rows.add(0, first_row)
+        done = 1
+    engine.map(block_keys_and_pairs,
+               [(prefix, start) for start, _, prefix in split.blocks[done:]],
+               shared=(mechanisms, universe, split),
+               on_result=lambda k, part: rows.add(done + k, part))
+    numbered = [rows.number_globally(m) for m in range(len(mechanisms))]
+    del rows
     counts = [count if count < MAX_KEYS else 0 for count, *_ in numbered]
     block_numbers = [blocks if count else None for (_, _, blocks, _), count in zip(numbered, counts)]
-    columns = engine.map(prefix_pairs, _ColumnSlices(split, block_numbers),
-                         shared=(counts, split), in_flight=2 * engine.workers + 2)
+
+    def add_columns(k: int, result: list) -> None:
+        for m, pairs in enumerate(result):
+            if pairs is not None:
+                numbered[m][3].add(*pairs)
+                result[m] = None
+
+    engine.map(prefix_pairs, _ColumnSlices(split, block_numbers), shared=(counts, split),
+               in_flight=2 * engine.workers + 2, on_result=add_columns)
     del block_numbers
     return [None if not counts[m] else
-            _first_worst_pair(universe, mechanism, numbered[m][3] + [c[m] for c in columns],
-                              counts[m], numbered[m][1], max_outputs)
+            _first_worst_pair(universe, mechanism, [numbered[m][3].merged()], counts[m],
+                              numbered[m][1], max_outputs)
             for m, mechanism in enumerate(mechanisms)]
 
 
-def _number_globally(parts: list[list[list]], m: int
-                     ) -> tuple[int, list[Dataset], list[np.ndarray], list[tuple]]:
-    """Mechanism ``m``'s keys numbered in order of first appearance over the blocks: the count,
-    the first dataset of each key, each block's key numbers, and each block's row pairs in the
-    global numbering.  Each block's own numbers are released as they are replaced."""
-    numbering: dict = {}
-    firsts: list[Dataset] = []
-    renumbers, blocks = [], []
-    for part in parts:
-        keys, block_firsts, column, _, _ = part[m]
-        renumber = np.empty(len(keys), dtype=np.int64)
-        for k, (key, dataset) in enumerate(zip(keys, block_firsts)):
-            number = numbering.get(key)
-            if number is None:
-                number = numbering[key] = len(numbering)
-                firsts.append(dataset)
-            renumber[k] = number
-        blocks.append(renumber[column])
-        renumbers.append(renumber)
-        part[m][:3] = [None, None, None]
-    count = len(numbering)
-    pairs = []
-    for part, renumber in zip(parts, renumbers):
-        codes, positions = part[m][3:]
-        if count < MAX_KEYS:  # otherwise a global code would not fit; the pairs go unused
-            own, other = np.divmod(codes, len(renumber))
-            pairs.append((renumber[own] * count + renumber[other], positions))
-        part[m] = None
-    return count, firsts, blocks, pairs
+class _PairSet:
+    """Distinct pair codes, each with the smallest scan position it was found at (its first
+    appearance in the one-by-one scan).  The pairs of a task are added as the task finishes and
+    merged in whenever more are waiting than :data:`MERGE_PAIRS` or the set's own size, so the
+    driver holds about the distinct pairs, not every task's (a pair of kernel rows recurs in
+    every block).  A merge that would need more memory than this process may use is refused."""
+
+    def __init__(self) -> None:
+        self.codes = np.zeros(0, np.int64)
+        self.positions = np.zeros(0, np.int64)
+        self.waiting: list[tuple[np.ndarray, np.ndarray]] = []
+        self.waiting_size = 0
+
+    def add(self, codes: np.ndarray, positions: np.ndarray) -> None:
+        """Add pairs (codes and the scan position of each)."""
+        if len(codes):
+            self.waiting.append((codes, positions))
+            self.waiting_size += len(codes)
+            if self.waiting_size > max(MERGE_PAIRS, len(self.codes)):
+                self._merge()
+
+    def merged(self) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct codes, increasing, and the first position of each."""
+        self._merge()
+        return self.codes, self.positions
+
+    def _merge(self) -> None:
+        if not self.waiting:
+            return
+        size = len(self.codes) + self.waiting_size
+        available = usable_memory()
+        if available is not None and BYTES_PER_MERGED_PAIR * size > available:
+            raise TooLargeError(
+                f"per-entry DP has found {size_text(size)} pairs of kernel rows to compare; "
+                f"keeping them needs about {BYTES_PER_MERGED_PAIR * size / 2**30:.1f} GB, more "
+                f"than the {available / 2**30:.1f} GB this process may use", "datasets")
+        codes = np.concatenate([self.codes, *(c for c, _ in self.waiting)])
+        positions = np.concatenate([self.positions, *(p for _, p in self.waiting)])
+        self.codes = self.positions = None
+        self.waiting, self.waiting_size = [], 0
+        order = np.argsort(codes, kind="stable")  # sorted runs (merged, tasks') merge fast
+        codes, positions = codes[order], positions[order]
+        del order
+        first = np.empty(len(codes), dtype=bool)
+        first[:1] = True
+        np.not_equal(codes[1:], codes[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        self.codes, self.positions = codes[starts], np.minimum.reduceat(positions, starts)
+
+
+class _RowNumbering:
+    """The row tasks' results, taken in as they arrive (in any order) and released: each
+    mechanism's keys get provisional numbers in order of arrival, each block keeps its keys'
+    numbers and first datasets and its datasets' numbers, and the row pairs go into one
+    :class:`_PairSet` per mechanism coded over the provisional numbers (``a·MAX_KEYS + b``).
+    :meth:`number_globally` then numbers the keys in order of first appearance over the blocks,
+    as the one-by-one scan meets them."""
+
+    def __init__(self, mechanisms: int, blocks: int) -> None:
+        self.numberings: list[dict] = [{} for _ in range(mechanisms)]
+        self.blocks: list[list] = [[None] * mechanisms for _ in range(blocks)]
+        self.pairs: list[_PairSet | None] = [_PairSet() for _ in range(mechanisms)]
+
+    def add(self, block: int, part: list[list]) -> None:
+        """Take in the result of row task ``block`` (:func:`block_keys_and_pairs`)."""
+        for m, (keys, firsts, column, codes, positions) in enumerate(part):
+            numbering = self.numberings[m]
+            own = np.fromiter((numbering.setdefault(key, len(numbering)) for key in keys),
+                              dtype=np.int64, count=len(keys))
+            self.blocks[block][m] = (own, firsts, own[column])
+            if len(numbering) < MAX_KEYS:  # otherwise the pairs go unused
+                first, second = np.divmod(codes, max(1, len(keys)))
+                self.pairs[m].add(own[first] * MAX_KEYS + own[second], positions)
+            part[m] = None
+
+    def number_globally(self, m: int) -> tuple[int, list[Dataset], list[np.ndarray], _PairSet]:
+        """Mechanism ``m``'s keys numbered in order of first appearance over the blocks: the
+        count, the first dataset of each key, each block's key numbers, and the row pairs in the
+        global numbering (a :class:`_PairSet` the column pairs are added to)."""
+        renumber = [-1] * len(self.numberings[m])
+        firsts: list[Dataset] = []
+        for block in self.blocks:
+            own, block_firsts, _ = block[m]
+            for number, dataset in zip(own.tolist(), block_firsts):
+                if renumber[number] < 0:
+                    renumber[number] = len(firsts)
+                    firsts.append(dataset)
+        count = len(firsts)
+        renumbered = np.asarray(renumber, dtype=np.int64)
+        blocks = []
+        for block in self.blocks:
+            blocks.append(renumbered[block[m][2]])
+            block[m] = None
+        pairs = _PairSet()
+        if count < MAX_KEYS:
+            codes, positions = self.pairs[m].merged()
+            first, second = np.divmod(codes, MAX_KEYS)
+            pairs.add(renumbered[first] * count + renumbered[second], positions)
+        self.pairs[m] = None
+        self.numberings[m] = {}
+        return count, firsts, blocks, pairs
 
 
 def dp_level_blocked(universe: Universe, mechanism: Mechanism, max_outputs: int,

@@ -24,7 +24,8 @@ from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.max_influence import network_max_influence
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import log_enclosure
-from pufferfish.verify.quilts.markov_quilts import DEFAULT_MAX_CANDIDATES, enumerate_quilts
+from pufferfish.verify.quilts.markov_quilts import (DEFAULT_MAX_CANDIDATES, check_search_size,
+                                                    enumerate_quilts)
 from pufferfish.verify.quilts.scores import (SCORE_BITS, MQMResult, NodeChoice, as_budget,
                                              exact_score, sigma_of, worst_choice)
 
@@ -60,7 +61,9 @@ def mqm_bayesnet(family: BayesNetFamily, epsilon: Budget | str, *, nodes: Sequen
     ``minimal_only=True`` searches only the minimal quilts (Definition B.1).  That loses nothing on
     chains (Lemma B.3) but is not proved for general networks (a larger quilt with the same
     ``X_N`` need not contain a minimal one), so the default searches every enumerated quilt.
-    Exponential in the number of nodes; bounded by ``max_quilt_size`` and ``max_candidates``.  A
+    Exponential in the number of nodes; bounded by ``max_quilt_size`` and ``max_candidates``, and
+    refused before it starts above :data:`~pufferfish.verify.quilts.markov_quilts.MAX_SEPARATION_TESTS`
+    d-separation tests (:func:`~pufferfish.verify.quilts.markov_quilts.check_search_size`).  A
     node's search is never empty: the trivial quilt ``∅`` (score ``card(X_N)/ε``) is always there.
     On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) each node's search
     (:func:`node_search`) is one task, the family shipped to each worker once; the result is
@@ -68,6 +71,7 @@ def mqm_bayesnet(family: BayesNetFamily, epsilon: Budget | str, *, nodes: Sequen
     """
     budget = as_budget(epsilon)
     wanted = list(family.nodes if nodes is None else nodes)
+    check_search_size(family.graph, len(wanted), max_quilt_size, max_candidates)
     arguments = [(node, budget, max_quilt_size, max_candidates, minimal_only) for node in wanted]
     found = (engine or InProcessEngine()).map(node_search, arguments, progress, shared=family)
     choices = [choice for choice, _ in found]

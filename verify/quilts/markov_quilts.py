@@ -40,6 +40,7 @@ import networkx as nx
 
 from pufferfish.models.bayesnet import BayesNet, Node
 from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.universe import size_text
 from pufferfish.verify.report import Explained
 
 # networkx >= 3.3 names the test is_d_separator; older versions call it d_separated.
@@ -290,6 +291,36 @@ def check_enumeration_budget(graph: nx.DiGraph, max_size: int | None, max_candid
     return total
 
 
+MAX_SEPARATION_TESTS = 10**8
+"""The most d-separation tests a search of several nodes' quilts may run (:func:`check_search_size`:
+each candidate quilt of a node partitions the other nodes, one test each, before its exact
+max-influence is computed; about an hour at this limit)."""
+
+
+def check_search_size(graph: nx.DiGraph, nodes: int, max_size: int | None,
+                      max_candidates: int, limit: int = MAX_SEPARATION_TESTS) -> int:
+    """The d-separation tests of :func:`enumerate_quilts` run for ``nodes`` nodes of ``graph``
+    (at most ``max_candidates`` candidates each, of at most ``max_size`` nodes), counted without
+    enumerating; a count above ``limit`` is refused with a :class:`TooLargeError` that states
+    it.  Cost: ``O(max_size)``."""
+    others = graph.number_of_nodes() - 1
+    largest = others if max_size is None else min(max_size, others)
+    candidates = 0
+    for size in range(largest + 1):
+        candidates += comb(others, size)
+        if candidates >= max_candidates:
+            candidates = max_candidates
+            break
+    tests = nodes * candidates * others
+    if tests > limit:
+        raise TooLargeError(
+            f"the quilt search would examine {candidates:,} candidate quilts for each of "
+            f"{nodes:,} nodes, each partitioning the other {others:,} nodes by d-separation: "
+            f"{size_text(tests)} tests, more than the limit of {size_text(limit)}; lower "
+            f"--max-quilt-size or --max-quilts, or search fewer nodes (--nodes)", "--max-quilts")
+    return tests
+
+
 __all__ = ["Quilt", "QuiltEnumeration", "ChainQuilt", "quilt_for", "enumerate_quilts",
            "quilt_independence_holds", "chain_quilts", "path_graph", "check_enumeration_budget",
-           "DEFAULT_MAX_CANDIDATES"]
+           "check_search_size", "DEFAULT_MAX_CANDIDATES", "MAX_SEPARATION_TESTS"]

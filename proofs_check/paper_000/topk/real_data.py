@@ -43,18 +43,20 @@ from pathlib import Path
 import numpy as np
 
 from pufferfish.models.errors import ModelError
+from pufferfish.models.files.json_io import open_regular_file
 from pufferfish.proofs_check.paper_000.topk.sequences import AGE_BANDS, SequenceData
 
 _TIME_FORMAT = "%a %b %d %H:%M:%S %z %Y"
 
 
 def _open_text(path: Path):
-    try:
-        if path.suffix == ".gz":
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
-        return open(path, encoding="utf-8", newline="")
-    except OSError as error:
-        raise ModelError(f"cannot read {path}: {error.strerror}", str(path)) from None
+    """``path`` opened as UTF-8 text (decompressed when it ends in ``.gz``) once it is known to
+    be a regular file (:func:`~pufferfish.models.files.json_io.open_regular_file`: a named pipe
+    or a device such as ``/dev/zero`` is refused, never read)."""
+    handle = open_regular_file(path, "data file", text=path.suffix != ".gz")
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(handle, "rb"), encoding="utf-8")
+    return handle
 
 
 def load_foursquare(checkins: str | Path, pois: str | Path, labels: int = 77, days: int = 500,

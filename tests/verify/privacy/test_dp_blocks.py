@@ -19,8 +19,8 @@ from pufferfish.models.mechanisms import RandomizedResponse, TableMechanism
 from pufferfish.models.universe import Universe
 from pufferfish.verify.execution import InProcessEngine
 from pufferfish.verify.privacy.dp import dp_level
-from pufferfish.verify.privacy.dp_blocks import (DP_BLOCK_DATASETS, dp_levels_blocked,
-                                                 dp_split)
+from pufferfish.verify.privacy.dp_blocks import (DP_BLOCK_DATASETS, TASK_PAIRS,
+                                                 dp_levels_blocked, dp_split)
 
 
 class RecordingEngine(InProcessEngine):
@@ -130,3 +130,63 @@ def test_the_split_covers_each_suffix_of_each_sub_cube_once():
                                  for s in range(split.suffixes)]
     attributes = sorted(a for group in split.groups for a in group)
     assert attributes == list(range(split.depth))
+
+
+@pytest.mark.parametrize("sizes", [[2000, 2000], [40] * 4, [1000, 1000, 3], [2] * 24])
+def test_a_task_holds_at_most_its_share_of_neighbour_pairs(sizes):
+    """Many values per attribute make many neighbours per dataset: tasks are cut by pairs, not
+    only by datasets, down to one prefix group for one suffix."""
+    universe = Universe.product([f"x{k}" for k in range(len(sizes))],
+                                [list(range(size)) for size in sizes])
+    split = dp_split(universe, 4, 10**6, 2)
+    smallest_column = min(len(offsets) * sum(sizes[a] - 1 for a in group)
+                          for offsets, group in zip(split.group_offsets, split.groups))
+    assert split.largest_pairs <= max(TASK_PAIRS, smallest_column)
+
+
+@pytest.mark.parametrize("sizes", [[150, 150], [11] * 4, [2] * 14, [5, 7, 9, 11]])
+def test_the_memory_of_a_task_is_within_the_plans_estimate(sizes):
+    """What a row task and a column task allocate (NumPy reports to tracemalloc) stays within
+    what the audit plan counts for one task (verify/privacy/audit_plan.py)."""
+    import tracemalloc
+
+    from pufferfish.verify.privacy.dp_blocks import (BYTES_PER_PAIR, BYTES_PER_TASK_DATASET,
+                                                     _ColumnSlices, _RowNumbering,
+                                                     block_keys_and_pairs, prefix_pairs)
+
+    universe = Universe.product([f"x{k}" for k in range(len(sizes))],
+                                [list(range(size)) for size in sizes])
+    mechanisms = [RandomizedResponse("rr", universe, Fraction(3, 4), ["x0"]),
+                  distinct_table(universe)]
+    split = dp_split(universe, 4, 10**6, len(mechanisms))
+    estimate = (BYTES_PER_PAIR * split.largest_pairs
+                + BYTES_PER_TASK_DATASET * len(mechanisms) * split.largest_task)
+    rows = _RowNumbering(len(mechanisms), len(split.blocks))
+    for k, (start, _, prefix) in enumerate(split.blocks):
+        tracemalloc.start()
+        part = block_keys_and_pairs((mechanisms, universe, split), prefix, start)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= estimate, (k, peak, estimate)
+        rows.add(k, part)
+    numbered = [rows.number_globally(m) for m in range(len(mechanisms))]
+    slices = _ColumnSlices(split, [blocks for _, _, blocks, _ in numbered])
+    counts = [count for count, *_ in numbered]
+    for k in range(len(slices)):
+        arguments = slices[k]
+        tracemalloc.start()
+        prefix_pairs((counts, split), *arguments)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= estimate, (k, peak, estimate)
+
+
+def test_the_distinct_pairs_kept_are_checked_against_the_memory_available(monkeypatch):
+    from pufferfish.models.errors import TooLargeError
+    from pufferfish.verify.privacy import dp_blocks
+
+    universe = Universe.product(["a", "b"], [list(range(30))] * 2)
+    monkeypatch.setattr(dp_blocks, "MERGE_PAIRS", 10)
+    monkeypatch.setattr(dp_blocks, "usable_memory", lambda: 1000)
+    with pytest.raises(TooLargeError, match="pairs of kernel rows to compare"):
+        dp_levels_blocked(universe, [distinct_table(universe)], 10**6, tasks=4)
