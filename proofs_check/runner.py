@@ -4,6 +4,8 @@
 of instances tried, how many violated the statement, how many the check could not decide at
 certified precision (*undecided*: neither a pass nor a violation), how many checks raised an
 error (a defect, never counted as a pass), and the first violation with its counterexample model.
+:func:`run_first_instances` checks only the first instance(s) of each claim (a quick look, as
+``pufferfish demo`` takes; its report counts only the instances it ran).
 A report ``holds`` when every instance of every claim was decided to hold; its ``status`` is
 ``"violated"`` when some instance violated a claim or a check failed to run, else
 ``"undecided"`` when some instance was undecided, else ``"holds"``.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome
 from pufferfish.verify.execution import Engine, InProcessEngine
@@ -187,13 +190,16 @@ def run_claim(claim: Claim) -> ClaimResult:
     return merge_parts(claim, [run_claim_part(claim, 0, 1)])
 
 
-def run_claim_part(claim: Claim, part: int, parts: int) -> ClaimPart:
-    """Check ``claim`` on its instances at positions ``k ≡ part (mod parts)``."""
+def run_claim_part(claim: Claim, part: int, parts: int, first: int | None = None) -> ClaimPart:
+    """Check ``claim`` on its instances at positions ``k ≡ part (mod parts)``; with ``first``,
+    only among the first ``first`` instances its generator yields (the rest are not generated)."""
     instances = violated = check_errors = undecided = 0
     violations: list[tuple[int, str, dict | None]] = []
     first_error = first_undecided = generator_error = None
     try:
         generated: Iterable[object] = claim.generate()
+        if first is not None:
+            generated = islice(generated, first)
         for position, instance in enumerate(generated):
             if position % parts != part:
                 continue
@@ -253,6 +259,27 @@ def run_claims(claims: Iterable[Claim], progress: Callable[[str], None] | None =
         parts = engine.workers
     return ClaimsReport(tuple(_sweep(run_claim, _run_claim_part_by_id, merge_parts, claims,
                                      parts, progress, engine)))
+
+
+def run_first_instances(claims: Iterable[Claim], count: int = 1,
+                        progress: Callable[[str], None] | None = None) -> ClaimsReport:
+    """Every claim checked on the first ``count`` instances its generator yields only, in this
+    process: a quick look at the claims, whose report counts exactly the instances it ran (a claim
+    violated only on a later instance holds here; :func:`run_claims` runs them all).
+
+    >>> from pufferfish.proofs_check.registry import claims_for
+    >>> report = run_first_instances(claims_for(claim_id="000.thm2.expected_runs"))
+    >>> report.results[0].instances, report.status
+    (1, 'holds')
+    """
+    if count < 1:
+        raise ValueError(f"count must be at least 1, not {count}")
+    results = []
+    for claim in claims:
+        results.append(merge_parts(claim, [run_claim_part(claim, 0, 1, first=count)]))
+        if progress is not None:
+            progress(claim.id)
+    return ClaimsReport(tuple(results))
 
 
 def _run_claim_part_by_id(claim_id: str, part: int, parts: int) -> ClaimPart:

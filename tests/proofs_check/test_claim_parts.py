@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, claims_for
-from pufferfish.proofs_check.runner import merge_parts, run_claim, run_claim_part
+from pufferfish.proofs_check.runner import (merge_parts, run_claim, run_claim_part,
+                                           run_first_instances)
 
 
 @pytest.mark.parametrize("parts", [2, 3, 7])
@@ -44,3 +45,21 @@ def test_errors_and_undecided_instances_merge_in_generator_order(parts):
     assert (whole.instances, whole.violated, whole.errors, whole.undecided) == (10, 5, 2, 1)
     assert whole.first_violation.endswith("instance 1") and whole.first_counterexample == {"k": 1}
     assert whole.first_error.endswith("check broke") and "6 undecided" in whole.first_undecided
+
+
+def test_first_instances_run_only_those_instances():
+    """:func:`run_first_instances` checks the first ``count`` instances and generates no more: the
+    generator of :func:`flaky_claim` fails after its tenth instance, unseen with ``count`` ≤ 10."""
+    claim = flaky_claim()
+    (first,) = run_first_instances([claim]).results
+    assert (first.instances, first.violated, first.errors, first.status) == (1, 0, 0, "holds")
+    (two,) = run_first_instances([claim], count=2).results
+    assert (two.instances, two.violated, two.first_counterexample) == (2, 1, {"k": 1})
+    steps = []
+    (ten,) = run_first_instances([claim], count=10, progress=steps.append).results
+    assert steps == ["test.flaky"]
+    assert (ten.instances, ten.violated, ten.errors, ten.undecided) == (10, 5, 1, 1)
+    (more,) = run_first_instances([claim], count=11).results
+    assert more == run_claim(claim) and more.errors == 2
+    with pytest.raises(ValueError):
+        run_first_instances([claim], count=0)
