@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from pufferfish.cli.common import budget_text
-from pufferfish.cli.common import (UsageError, add_common_options, emit, epsilon_help, note,
-                                   parse_epsilon, positive_int, relation_status, verdict)
-from pufferfish.cli.common import input_file
-from pufferfish.cli.common import (add_execution_options, add_parameter_options,
-                                    execution_engine)
+from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
+                                   add_parameter_options, budget_text, emit, epsilon_help,
+                                   execution_engine, input_file, note, parse_epsilon,
+                                   positive_int, relation_status, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 from pufferfish.verify.report import Progress
@@ -33,7 +31,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
-    parser.add_argument("--epsilon-dp", help=epsilon_help(
+    parser.add_argument("--epsilon-dp", type=budget_text, help=epsilon_help(
         "DP budget to check: exit 1 if a mechanism's DP level under an audited neighbour "
         "relation exceeds it"))
     parser.add_argument("--neighbours", action="append", metavar="RELATION",

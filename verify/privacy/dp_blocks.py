@@ -308,7 +308,7 @@ def prefix_pairs(shared: tuple[Sequence[int], DPSplit], group: int, base: int, f
     return results
 
 
-class _ColumnSlices(Sequence):
+class ColumnSlices(Sequence):
     """The arguments of the column tasks, each slice of key numbers made when asked for."""
 
     def __init__(self, split: DPSplit, block_numbers: Sequence[list[np.ndarray] | None]) -> None:
@@ -388,8 +388,8 @@ def _dp_levels(universe: Universe, mechanisms: list[Mechanism], max_outputs: int
                tasks: int, split: DPSplit, first_row: list[list] | None
                ) -> list[DPResult | None]:
     """:func:`dp_levels_blocked` once the universe is split: the row tasks' results are merged
-    as they arrive (:class:`_RowNumbering`), then the column tasks' (:class:`_PairSet`)."""
-    rows = _RowNumbering(len(mechanisms), len(split.blocks))
+    as they arrive (:class:`RowNumbering`), then the column tasks' (:class:`_PairSet`)."""
+    rows = RowNumbering(len(mechanisms), len(split.blocks))
     done = 0
     if first_row is not None:
         rows.add(0, first_row)
@@ -409,7 +409,7 @@ def _dp_levels(universe: Universe, mechanisms: list[Mechanism], max_outputs: int
                 numbered[m][3].add(*pairs)
                 result[m] = None
 
-    engine.map(prefix_pairs, _ColumnSlices(split, block_numbers), shared=(counts, split),
+    engine.map(prefix_pairs, ColumnSlices(split, block_numbers), shared=(counts, split),
                in_flight=2 * engine.workers + 2, on_result=add_columns)
     del block_numbers
     return [None if not counts[m] else
@@ -468,7 +468,7 @@ class _PairSet:
         self.codes, self.positions = codes[starts], np.minimum.reduceat(positions, starts)
 
 
-class _RowNumbering:
+class RowNumbering:
     """The row tasks' results, taken in as they arrive (in any order) and released: each
     mechanism's keys get provisional numbers in order of arrival, each block keeps its keys'
     numbers and first datasets and its datasets' numbers, and the row pairs go into one

@@ -151,7 +151,7 @@ def test_the_memory_of_a_task_is_within_the_plans_estimate(sizes):
     import tracemalloc
 
     from pufferfish.verify.privacy.dp_blocks import (BYTES_PER_PAIR, BYTES_PER_TASK_DATASET,
-                                                     _ColumnSlices, _RowNumbering,
+                                                     ColumnSlices, RowNumbering,
                                                      block_keys_and_pairs, prefix_pairs)
 
     universe = Universe.product([f"x{k}" for k in range(len(sizes))],
@@ -161,7 +161,7 @@ def test_the_memory_of_a_task_is_within_the_plans_estimate(sizes):
     split = dp_split(universe, 4, 10**6, len(mechanisms))
     estimate = (BYTES_PER_PAIR * split.largest_pairs
                 + BYTES_PER_TASK_DATASET * len(mechanisms) * split.largest_task)
-    rows = _RowNumbering(len(mechanisms), len(split.blocks))
+    rows = RowNumbering(len(mechanisms), len(split.blocks))
     for k, (start, _, prefix) in enumerate(split.blocks):
         tracemalloc.start()
         part = block_keys_and_pairs((mechanisms, universe, split), prefix, start)
@@ -170,7 +170,7 @@ def test_the_memory_of_a_task_is_within_the_plans_estimate(sizes):
         assert peak <= estimate, (k, peak, estimate)
         rows.add(k, part)
     numbered = [rows.number_globally(m) for m in range(len(mechanisms))]
-    slices = _ColumnSlices(split, [blocks for _, _, blocks, _ in numbered])
+    slices = ColumnSlices(split, [blocks for _, _, blocks, _ in numbered])
     counts = [count for count, *_ in numbered]
     for k in range(len(slices)):
         arguments = slices[k]
