@@ -5,7 +5,7 @@ sharing (:meth:`pufferfish.models.mechanisms.Mechanism.kernel_key`).
 Run as ``.venv/bin/python benchmarks/bench_audit_model.py [--attributes 12 14 16]`` from the
 repository root (never run by CI).
 
-Instance (issue 16's measurement): n binary attributes, the quickstart's ``fair`` (independent)
+Instance (the scalable audit instance): n binary attributes, the quickstart's ``fair`` (independent)
 and ``sticky`` (Markov) priors, secrets ``x1 = 0`` / ``x1 = 1``, randomized response (keep 3/4) on
 x1..x3 and a geometric sum (α = 1/2) clamped to [0, n].  Timed in this run (time.perf_counter,
 one run each, the model parsed before timing):

@@ -4,7 +4,7 @@ worker processes (``--workers 2``), in the same run, with the answers checked eq
 Run as ``.venv/bin/python benchmarks/bench_cluster.py [--attributes 20] [--sweep-paper 004]
 [--repeat 2] [--largest SECONDS]`` from the repository root (never run by CI).
 
-Instance (issue 16's measurement): n binary attributes, the quickstart's ``fair`` (independent)
+Instance (the scalable audit instance): n binary attributes, the quickstart's ``fair`` (independent)
 and ``sticky`` (Markov) priors, secrets ``x1 = 0`` / ``x1 = 1``, randomized response (keep 3/4) on
 x1..x3 and a geometric sum (α = 1/2) clamped to [0, n]; the sweep is every registered claim (or one
 paper's with ``--sweep-paper``).  Printed, each timed with ``time.perf_counter`` after the model

@@ -4,7 +4,7 @@ Run as ``.venv/bin/python benchmarks/bench_numerics.py`` from the repository roo
 python-flint and gmpy2 are optional here: a back end that is not installed is reported as skipped
 (``pip install python-flint gmpy2`` to measure them).
 
-Two questions (issue 12, "One certified-arithmetic layer"), each timed against the toolkit's
+Two questions about the one certified-arithmetic layer, each timed against the toolkit's
 current implementation measured in the same run (best of ``--repeats``, ``time.perf_counter``):
 
 (a) **The audit's inner loop.**  ``pufferfish_level`` on the ``bench_audit.py`` instance

@@ -1,5 +1,5 @@
 """The box of parameter values of a parametric model, and proofs that a rational function keeps
-its sign on it (:mod:`pufferfish.models.parametric`, issue 14).
+its sign on it (:mod:`pufferfish.models.parametric`).
 
 A :class:`ParameterBox` is the closed box ``low_i <= name_i <= high_i``.
 :func:`nonnegativity_failure` proves a rational function defined and nonnegative (or positive) on

@@ -9,7 +9,7 @@ a randomized-response ``keep``, a geometric ``alpha`` or an interval family's bl
 exponent, parentheses, integer and decimal numerals (read as exact rationals) and declared
 parameter names; nothing else is parsed (no function calls, no floats).
 
-Validation is symbolic, over the whole box of parameter values (issue 14):
+Validation is symbolic, over the whole box of parameter values:
 
 * every distribution (a prior's table, an attribute's values, a Markov row, a mechanism row, a
   post-processing row) sums to 1 *identically*, as a rational function;

@@ -1,4 +1,4 @@
-"""Which numbered statements of each paper the claims check (issue 17, ``theorems --coverage``).
+"""Which numbered statements of each paper the claims check (``theorems --coverage``).
 
 Each paper package lists its checkable statements in a ``statements`` module as a tuple
 ``STATEMENTS`` of :class:`Statement`: the statement's name as the paper prints it (``"Theorem 3"``,

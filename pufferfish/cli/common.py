@@ -1,5 +1,5 @@
 """What every subcommand shares: the parser class, the option conventions, argument types and
-the output helpers (``docs``: "Command line"; issue 13, "one set of conventions").
+the output helpers (``docs``: "Command line": one set of conventions).
 
 Conventions, enforced by ``tests/cli/test_conventions.py``:
 
@@ -464,7 +464,7 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
 
 
 def add_parameter_options(parser: argparse.ArgumentParser) -> None:
-    """``--set NAME=VALUE`` (repeatable): fix a parameter of a parametric model (issue 14); the
+    """``--set NAME=VALUE`` (repeatable): fix a parameter of a parametric model; the
     commands that read a Pufferfish model file then work on the exact model at that point."""
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", dest="assignments",
                         help="parametric models: fix parameter NAME to the exact VALUE "

@@ -1,4 +1,4 @@
-"""Parametric models in closed form (issue 14): every exact quantity of a model whose
+"""Parametric models in closed form: every exact quantity of a model whose
 probabilities are rational functions of parameters is itself a rational function.
 
 ``evaluate``    the model's probabilities and Definitions 1, 4, 5 as rational functions
