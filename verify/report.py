@@ -131,6 +131,7 @@ class Progress:
     ``time.monotonic``) is for tests.
 
     >>> import io
+    >>> set_progress_visible(True)          # (a --quiet run in this process may have hidden it)
     >>> log, times = io.StringIO(), iter([0, 1, 6, 8, 12, 13])
     >>> bar = Progress(5, "claims", stream=log, clock=lambda: next(times))
     >>> for claim in ["a", "b", "c", "d", "e"]:
