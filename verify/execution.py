@@ -152,6 +152,8 @@ class DaskEngine(Engine):
 
     def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
             on_result=None):
+        from concurrent.futures import CancelledError
+
         from dask.distributed import as_completed
 
         arguments = _sized(argument_tuples)
@@ -171,17 +173,29 @@ class DaskEngine(Engine):
         index_of = {}
         running = as_completed(with_results=True)
 
+        attempts = [0] * total
+
         def submit(k: int) -> None:
             future = self.client.submit(function, *first, *arguments[k], pure=False,
-                                        key=f"{name}-{os.getpid()}-{run}-{k}")
+                                        key=f"{name}-{os.getpid()}-{run}-{k}-{attempts[k]}")
             index_of[future] = k
             running.add(future)
 
         submitted = min(total, in_flight or total)
         for k in range(submitted):
             submit(k)
-        for done, (future, result) in enumerate(running, start=1):
+        done = 0
+        for future, result in running:
             k = index_of.pop(future)
+            # A task cancelled when its worker died is handed back as its result: run it again
+            # (tasks are pure), a few times at most.
+            if isinstance(result, CancelledError) and attempts[k] < 3:
+                attempts[k] += 1
+                submit(k)
+                continue
+            if isinstance(result, CancelledError):
+                raise result
+            done += 1
             results[k] = result
             if on_result:
                 on_result(k, result)
