@@ -66,7 +66,7 @@ prefixes' pairs for one suffix, so an attribute of ``d`` values costs ``dÂ·(d âˆ
 task at least (:attr:`DPSplit.largest_pairs`)."""
 
 BYTES_PER_PAIR = 48
-"""Peak bytes per neighbour pair of a task: :func:`_distinct_pairs` holds the codes, the stable
+"""Peak bytes per neighbour pair of a task: ``_distinct_pairs`` holds the codes, the stable
 sort's order and the sorted codes (24 bytes), then the distinct codes and the index of each
 (16 more when every pair is distinct), from which the scan positions are computed in place."""
 
