@@ -30,7 +30,7 @@ from fractions import Fraction
 from math import prod
 
 from pufferfish.models.distribution import Distribution, product_distribution
-from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.universe import Dataset, Universe, size_text
 from pufferfish.models.values import canonical_value, json_value
@@ -68,6 +68,34 @@ class Mechanism(ABC):
         ((1,), True)
         """
         return dataset
+
+    def key_distribution(self, key: Hashable) -> Distribution:
+        """The output distribution of every dataset whose :meth:`kernel_key` is ``key``, computed
+        from the key alone (cached with :meth:`distribution`'s).  Structured audits
+        (:mod:`pufferfish.verify.structured`) use it: they find the law of the key under a prior
+        without listing datasets.  A mechanism whose key is the dataset itself computes it as
+        :meth:`distribution` does.
+
+        >>> from pufferfish.models.universe import Universe
+        >>> u = Universe.product(["x", "y"], [[0, 1]] * 2)
+        >>> noisy = QueryMechanism("sum", u, Query("sum", u), GeometricNoise(Fraction(1, 2), 0, 2))
+        >>> noisy.key_distribution(2) == noisy.distribution((1, 1))
+        True
+        """
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._from_key(key)
+            self._cache[key] = cached
+        return cached
+
+    def _from_key(self, key: Hashable) -> Distribution:
+        """The distribution of a kernel key (uncached).  The default key is the dataset; a class
+        that reads less of it overrides this together with :meth:`kernel_key`."""
+        if type(self).kernel_key is not Mechanism.kernel_key:
+            raise UnsupportedError(f"mechanism {self.name!r} ({type(self).__name__}) cannot "
+                                   f"compute its law from its kernel key alone",
+                                   f"mechanisms.{self.name}")
+        return self._compute(key)
 
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]``."""
@@ -248,7 +276,9 @@ class QueryMechanism(Mechanism):
         return self.query(dataset)
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        answer = self.query(dataset)
+        return self._from_key(self.query(dataset))
+
+    def _from_key(self, answer: Hashable) -> Distribution:
         if self.noise is None:
             return Distribution.point(answer)
         if isinstance(answer, bool) or not isinstance(answer, int):
@@ -298,7 +328,11 @@ class RandomizedResponse(Mechanism):
         return tuple(dataset[i] for i in self.positions)
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        return product_distribution(self.entry_distribution(i, dataset[i]) for i in self.positions)
+        return self._from_key(self.kernel_key(dataset))
+
+    def _from_key(self, values: Hashable) -> Distribution:
+        return product_distribution(self.entry_distribution(i, value)
+                                    for i, value in zip(self.positions, values))
 
     def support_size(self, dataset: Dataset, limit: int) -> int | None:
         size = 1
@@ -329,6 +363,9 @@ class Composition(Mechanism):
 
     def _compute(self, dataset: Dataset) -> Distribution:
         return product_distribution(m.distribution(dataset) for m in self.mechanisms)
+
+    def _from_key(self, keys: Hashable) -> Distribution:
+        return product_distribution(m.key_distribution(k) for m, k in zip(self.mechanisms, keys))
 
     def support_size(self, dataset: Dataset, limit: int) -> int | None:
         # The support of a product distribution is the product of the supports.
@@ -381,7 +418,10 @@ class Repeated(Composition):
         return self.base.kernel_key(dataset)
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        base = self.base.distribution(dataset)
+        return self._from_key(self.base.kernel_key(dataset))
+
+    def _from_key(self, key: Hashable) -> Distribution:
+        base = self.base.key_distribution(key)
         return product_distribution(base for _ in range(self.times))
 
     def support_size(self, dataset: Dataset, limit: int) -> int | None:
@@ -463,7 +503,10 @@ class PostProcessed(Mechanism):
         return self.base.kernel_key(dataset)
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        inner = self.base.distribution(dataset)
+        return self._from_key(self.base.kernel_key(dataset))
+
+    def _from_key(self, key: Hashable) -> Distribution:
+        inner = self.base.key_distribution(key)
         return Distribution.mixture((p, self.apply(output)) for output, p in inner.items())
 
     def support_size(self, dataset: Dataset, limit: int) -> int | None:

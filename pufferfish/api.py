@@ -122,7 +122,7 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
           mechanisms: Sequence[str] | None = None, neighbours: Sequence | None = None,
           epsilon_dp: BudgetSource | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
           max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS,
-          engine=None):
+          engine=None, method: str = "auto"):
     """Pufferfish, DP and leakage levels of every mechanism and of their joint release
     (``pufferfish audit``; :func:`pufferfish.verify.privacy.audit.audit_model`).
 
@@ -135,6 +135,10 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     (``audit --epsilon-dp``, every DP level), ``result.holds`` says whether every budget given is
     met; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
     ``with pufferfish.verify.execution.engine_from(workers=2) as engine: audit(..., engine=engine)``.
+    ``method`` (``audit --method``): ``"structured"`` follows a chain's or network's structure
+    and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
+    each prior's support, ``"auto"`` chooses (the result's ``method`` and ``method_note`` say
+    which and why).
 
     >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
     ...                epsilon_dp="log(8)")
@@ -142,13 +146,16 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     ([('linf:1', 'log(8)')], True)
     >>> result.composition is None                          # one mechanism: no joint release
     True
+    >>> audit("quickstart.json", method="structured").mechanisms[1].pufferfish.epsilon
+    'log(706/137)'
     """
     from pufferfish.verify.privacy.audit import audit_model
 
     model = load(model, max_datasets=max_datasets)
     return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs,
                        engine=engine, mechanisms=mechanisms, neighbours=neighbours,
-                       dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs)
+                       dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs,
+                       method=method)
 
 
 def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,

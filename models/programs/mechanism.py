@@ -74,7 +74,10 @@ class ProgramMechanism(Mechanism):
         return dataset if self.reads is None else tuple(dataset[i] for i in self.reads)
 
     def _compute(self, dataset: Dataset) -> Distribution:
-        return program_distribution(self.program, self.kernel_key(dataset), self.arguments,
+        return self._from_key(self.kernel_key(dataset))
+
+    def _from_key(self, key: Dataset) -> Distribution:
+        return program_distribution(self.program, key, self.arguments,
                                     name=f"{self.name} ({self._label()})",
                                     max_steps=self.max_steps, max_runs=self.max_runs)
 

@@ -42,6 +42,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="audit only this mechanism (repeatable); the joint release is "
                              "audited when two or more are named (default: every mechanism)")
     parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
+    parser.add_argument("--method", choices=("auto", "structured", "enumeration"),
+                        default="auto",
+                        help="how the priors are read: 'structured' follows a chain's or "
+                             "network's structure (sum-product with the mechanism's statistic "
+                             "as a polynomial; for chains, product priors and Bayesian networks, "
+                             "mechanisms reading a sum, count or a few attributes, per-entry DP) "
+                             "and never lists the universe; 'enumeration' lists each prior's "
+                             "support; 'auto' (default) takes the structured path when it "
+                             "applies and the universe is larger than one enumeration block")
     add_parameter_options(parser)
     parser.add_argument("--symbolic", action="store_true",
                         help="parametric models: each level as a closed-form (piecewise, for one "
@@ -96,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
                                  progress.step, engine, block_done, announce,
                                  mechanisms=chosen if args.mechanism else None,
                                  neighbours=relations,
-                                 dp_budget=dp_budget, max_pairs=args.max_pairs)
+                                 dp_budget=dp_budget, max_pairs=args.max_pairs,
+                                 method=args.method)
     finally:
         blocks.close()
         progress.close()

@@ -26,13 +26,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           StandardRelation, parse_neighbours)
 from pufferfish.models.numbers import epsilon_float, fraction_str
-from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose, jsonable_output
@@ -49,6 +49,10 @@ from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
 from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult,
                                                   pufferfish_from_joints)
 from pufferfish.verify.report import Explained, compact, table
+from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
+from pufferfish.verify.structured.audit import (output_laws, structured_entry_dp,
+                                                structured_leakage, structured_pufferfish,
+                                                structured_reason)
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,8 @@ class ModelAudit(Explained):
     budget: Budget | None = None
     dp_budget: Budget | None = None
     relations: tuple[NeighbourRelation, ...] = ()
+    method: str = "enumeration"
+    method_note: str = ""
 
     @property
     def pufferfish_holds(self) -> bool | None:
@@ -109,7 +115,8 @@ class ModelAudit(Explained):
 
     def to_dict(self) -> dict:
         data = {"check": "audit", "mechanisms": [m.to_dict() for m in self.mechanisms],
-                "composition": self.composition.to_dict() if self.composition else None}
+                "composition": self.composition.to_dict() if self.composition else None,
+                "method": {"path": self.method, "note": self.method_note or None}}
         if self.relations:
             data["neighbours"] = [relation.to_json() for relation in self.relations]
         if self.composition_note:
@@ -156,6 +163,8 @@ class ModelAudit(Explained):
         if self.dp_budget is not None:
             headers.append("DP budget")
         lines = [f"Audit of {source}", "", table(headers, rows), ""]
+        if self.method == "structured":
+            lines.append(f"  exact by the prior's structure: {self.method_note}")
         for m in self.mechanisms:
             if m.pufferfish.witness is not None:
                 lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
@@ -225,8 +234,20 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
                 mechanisms: Sequence[str] | None = None,
                 neighbours: Sequence[object] | None = None,
                 dp_budget: Budget | None = None,
-                max_pairs: int = DEFAULT_MAX_PAIRS) -> ModelAudit:
+                max_pairs: int = DEFAULT_MAX_PAIRS,
+                method: str = "auto") -> ModelAudit:
     """Audit every mechanism of ``model`` (or the ``mechanisms`` named) and their joint release.
+
+    ``method`` chooses how the priors are read.  ``"enumeration"`` lists each prior's support
+    (below).  ``"structured"`` follows the prior's structure instead
+    (:mod:`pufferfish.verify.structured`: sum-product on the chain's or network's junction tree,
+    with the mechanism's statistic carried as a polynomial), for chains, product priors and
+    Bayesian networks whose mechanisms read a decomposable statistic; it is refused, with the
+    reason, when the model is not of that form.  ``"auto"`` (the default) takes the structured
+    path when the model allows it and the universe is larger than one enumeration block
+    (:data:`~pufferfish.verify.privacy.blocks.BLOCK_DATASETS` datasets), and enumerates
+    otherwise; the plan announced and the result's ``method_note`` say which and why.  Both
+    paths give the same levels exactly (tests compare them).
 
     DP levels are taken under each relation of ``neighbours`` (any form
     :func:`~pufferfish.models.neighbours.parse_neighbours` reads), else the model's
@@ -264,12 +285,28 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         model = copy.copy(model)
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
     relations = audited_relations(model, neighbours, group)
+    if method not in ("auto", "structured", "enumeration"):
+        raise ModelError(f"unknown method {method!r}; choose auto, structured or enumeration",
+                         "method")
+    note = ""
+    if method != "enumeration":
+        mechanisms_audited = list(model.mechanisms.values())
+        reason = structured_reason(model, mechanisms_audited, relations)
+        if reason is None and (method == "structured" or model.universe.size > BLOCK_DATASETS):
+            return _structured_audit(model, budget, max_outputs, progress, announce, dp_budget,
+                                     relations)
+        if method == "structured":
+            raise UnsupportedError(f"the structured audit does not apply: {reason}", "method")
+        note = ("enumeration: the universe fits in one block" if reason is None
+                else f"enumeration: the structured path does not apply ({reason})")
     scanned = [r for r in relations if isinstance(r, ScannedRelation)]
     for relation in scanned:  # sized before any work starts
         scan_size_within(model.universe, relation, max_pairs)
     engine = engine or InProcessEngine()
     plan = plan_audit(model, engine.workers, max_datasets, group is not None or any(
         r.needs_every_dataset for r in scanned))
+    if note:
+        plan = replace(plan, note=note)
     mechanisms = list(model.mechanisms.values())
     slots = mechanisms + ([compose(mechanisms)] if len(mechanisms) >= 2 else [])
     prior_blocks = block_plan(model, 4 * engine.workers, max_datasets)
@@ -346,7 +383,62 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         else:
             joint = pufferfish_from_joints(model, slots[-1].name, joints, table)
             composition = composition_result(tuple(individual), joint, budget)
-    return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations))
+    return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations),
+                      "enumeration", plan.note)
+
+
+def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs: int,
+                      progress: Callable[[str], None] | None,
+                      announce: Callable[[object], None] | None, dp_budget: Budget | None,
+                      relations: Sequence[NeighbourRelation]) -> ModelAudit:
+    """:func:`audit_model` by the prior's structure (:mod:`pufferfish.verify.structured`): every
+    prior calibrated once per mechanism, the levels from the laws, DP per entry from sumsets."""
+    kinds = sorted({type(p).__name__ for p in model.finite_priors.values()})
+    text = (f"sum-product on the junction tree of each prior ({', '.join(kinds)}), "
+            f"none of the {size_text(model.universe.size)} datasets listed")
+    if announce is not None:
+        announce(StructuredPlan(model.universe.size, text))
+    mechanisms = list(model.mechanisms.values())
+    audits, individual = [], []
+    for mechanism in mechanisms:
+        if progress:
+            progress(mechanism.name)
+        laws = output_laws(model, mechanism, max_outputs)
+        puffer = structured_pufferfish(model, mechanism, laws, budget)
+        individual.append(puffer if budget is None else
+                          structured_pufferfish(model, mechanism, laws))
+        dps = tuple(structured_entry_dp(model.universe, mechanism, relation.label)
+                    for relation in relations)
+        if dp_budget is not None:
+            dps = tuple(replace(d, budget=compare_ratio(d.max_ratio, dp_budget)) for d in dps)
+        audits.append(MechanismAudit(mechanism.name, puffer, dps,
+                                     structured_leakage(model, mechanism, laws)))
+    composition, note = None, ""
+    if len(mechanisms) >= 2:
+        if progress:
+            progress("joint release")
+        joint_mechanism = compose(mechanisms)
+        try:
+            laws = output_laws(model, joint_mechanism, max_outputs)
+        except (TooLargeError, UnsupportedError) as error:
+            note = f"joint release not computed: {error.reason}"
+        else:
+            joint = structured_pufferfish(model, joint_mechanism, laws)
+            composition = composition_result(tuple(individual), joint, budget)
+    return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations),
+                      "structured", text)
+
+
+@dataclass(frozen=True)
+class StructuredPlan:
+    """What a structured audit announces: the universe's size and how it is read instead."""
+
+    datasets: int
+    text: str
+    is_split: bool = True
+
+    def explain(self, workers: int = 1) -> str:
+        return f"audit plan: exact by the prior's structure: {self.text}"
 
 
 def audited_relations(model: PufferfishModel, neighbours: Sequence[object] | None = None,

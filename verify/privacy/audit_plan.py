@@ -79,6 +79,7 @@ class AuditPlan:
     memory_bytes: int
     worker_memory_bytes: int
     seconds: float | None = None
+    note: str = ""
 
     @property
     def is_split(self) -> bool:
@@ -94,9 +95,10 @@ class AuditPlan:
         when = "" if self.seconds is None else (
             f"; time {duration_text(self.seconds)} on {workers} "
             f"{'process' if workers <= 1 else 'workers'} (from one block of each kind, run first)")
+        note = f" ({self.note})" if self.note else ""
         return (f"audit plan: {self.datasets:,} datasets in {self.prior_blocks:,} prior "
                 f"blocks, {self.dp_blocks:,} DP blocks and {self.dp_columns:,} DP columns of at "
-                f"most {self.largest_block:,} datasets each; {where}{when}")
+                f"most {self.largest_block:,} datasets each; {where}{when}{note}")
 
 
 def duration_text(seconds: float) -> str:

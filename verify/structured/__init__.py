@@ -1,0 +1,15 @@
+"""Exact audits whose cost follows the prior's structure, not the size of the universe.
+
+A mechanism that reads the data through a decomposable statistic (a sum, a count, the values of a
+few attributes) has an output law ``Pr[ω | s, θ]`` that depends on θ only through the joint law of
+the secret and the statistic.  For a chain or a Bayesian network that joint law is computed by
+sum-product on a junction tree whose potentials are polynomials in a formal variable ``z`` (the
+exponent of ``z`` carries the statistic), exactly, without listing the datasets.
+
+* :mod:`~pufferfish.verify.structured.statistics` — which statistic a mechanism reads, packed into
+  one integer code, and the mechanism's kernel key as a function of that code;
+* :mod:`~pufferfish.verify.structured.elimination` — the prior as factors on a junction tree, and
+  the polynomial sum-product that gives ``Pr[s ∧ statistic = k | θ]`` for every secret;
+* :mod:`~pufferfish.verify.structured.audit` — Pufferfish level, leakage and joint release from
+  those laws, and the decision whether an audit can take this path.
+"""
