@@ -44,7 +44,9 @@ from fractions import Fraction
 from itertools import product as cartesian
 
 import networkx as nx
-from flint import fmpq, fmpq_poly
+from contextlib import nullcontext
+
+from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
 from pufferfish.models.errors import UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
@@ -61,9 +63,34 @@ def _fmpq(value: Fraction) -> fmpq:
     return fmpq(value.numerator, value.denominator)
 
 
-def _monomial(coefficient: Fraction, exponent: int) -> fmpq_poly:
-    """``coefficient · z^exponent``."""
-    return fmpq_poly([0] * exponent + [_fmpq(coefficient)])
+class Ring:
+    """The polynomials a tree computes with: ``EXACT`` (``fmpq_poly``, exact rationals) or
+    ``balls(bits)`` (``arb_poly``: every coefficient a ball certified to contain the exact value,
+    computed at ``bits`` bits of working precision).  Ball trees are cheap and let a search
+    discard, rigorously, the outputs that cannot attain a maximum; the exact tree decides."""
+
+    def __init__(self, name: str, poly, scalar, bits: int | None = None) -> None:
+        self.name, self.poly, self.scalar, self.bits = name, poly, scalar, bits
+
+    def monomial(self, coefficient: Fraction, exponent: int):
+        """``coefficient · z^exponent``."""
+        return self.poly([0] * exponent + [self.scalar(coefficient)])
+
+    def precision(self):
+        """A context that sets FLINT's working precision for ball arithmetic (none if exact)."""
+        return ctx.workprec(self.bits) if self.bits else nullcontext()
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+EXACT = Ring("exact", fmpq_poly, _fmpq)
+"""Exact rational polynomials."""
+
+
+def balls(bits: int = 128) -> Ring:
+    """Ball polynomials at ``bits`` bits of working precision."""
+    return Ring(f"balls({bits})", arb_poly, lambda value: arb(_fmpq(value)), bits)
 
 
 def prior_factors(prior: Prior, universe: Universe
@@ -134,7 +161,8 @@ class JunctionTree:
     def __init__(self, domains: Sequence[Sequence[Hashable]],
                  factors: Sequence[tuple[tuple[int, ...], Mapping[tuple, Fraction]]],
                  cliques: Sequence[tuple[int, ...]], edges: Sequence[tuple[int, int]],
-                 weights: Sequence[Mapping[Hashable, int]]) -> None:
+                 weights: Sequence[Mapping[Hashable, int]], ring: Ring = EXACT) -> None:
+        self.ring = ring
         self.domains = [tuple(d) for d in domains]
         self.cliques = [tuple(c) for c in cliques]
         self.neighbours: list[list[int]] = [[] for _ in self.cliques]
@@ -160,7 +188,8 @@ class JunctionTree:
                                            [v for v in self.cliques[k] if owner[v] == k], weights)
                            for k in range(len(self.cliques))]
         self.messages: dict[tuple[int, int], Table] = {}
-        self._calibrate()
+        with ring.precision():
+            self._calibrate()
         self._places: dict[frozenset, tuple[str, object]] = {}
         self._single: dict[int, list[tuple[int, int]]] = {}
         for a, others in enumerate(self.neighbours):
@@ -171,10 +200,11 @@ class JunctionTree:
 
     @classmethod
     def of_prior(cls, prior: Prior, universe: Universe,
-                 weights: Sequence[Mapping[Hashable, int]]) -> "JunctionTree":
+                 weights: Sequence[Mapping[Hashable, int]], ring: Ring = EXACT
+                 ) -> "JunctionTree":
         """The calibrated tree of ``prior`` for the code with per-attribute ``weights``."""
         factors, cliques, edges = prior_factors(prior, universe)
-        return cls(universe.domains, factors, cliques, edges, weights)
+        return cls(universe.domains, factors, cliques, edges, weights, ring)
 
     # -- construction ----------------------------------------------------------------------------
     def _potential(self, k: int, factors: list, counted: list[int],
@@ -189,8 +219,8 @@ class JunctionTree:
                 if not p:
                     break
             if p:
-                table[assignment] = _monomial(p, sum(weights[v][assignment[where[v]]]
-                                                     for v in counted))
+                table[assignment] = self.ring.monomial(p, sum(weights[v][assignment[where[v]]]
+                                                              for v in counted))
         return table
 
     def _separator(self, a: int, b: int) -> tuple[int, ...]:
@@ -238,18 +268,41 @@ class JunctionTree:
             self.messages[(parent, child)] = self._message(parent, child)
 
     # -- laws -------------------------------------------------------------------------------------
-    def law(self, conditions: Conditions) -> fmpq_poly:
-        """``F_s(z)``: coefficient ``k`` is ``Pr[s ∧ code = k | θ]``."""
+    def law(self, conditions: Conditions):
+        """``F_s(z)``: coefficient ``k`` is ``Pr[s ∧ code = k | θ]`` (an ``fmpq_poly``, or an
+        ``arb_poly`` of balls for a ball tree)."""
+        kind, where = self._where(conditions)
+        with self.ring.precision():
+            if kind == "separator":
+                a, b = where
+                return self._across(self._separator(a, b), self.messages[(a, b)],
+                                    self.messages[(b, a)], conditions)
+            return self._belief(where, conditions, evidence=kind == "evidence")
+
+    def mass(self, conditions: Conditions):
+        """``F_s(1) = Pr[s | θ]`` (a separator's two messages evaluated at 1, not multiplied)."""
+        kind, where = self._where(conditions)
+        if kind != "separator":
+            return self.law(conditions)(1)
+        a, b = where
+        separator = self._separator(a, b)
+        total = self.ring.scalar(Fraction(0))
+        with self.ring.precision():
+            backward = self.messages[(b, a)]
+            for assignment, value in self.messages[(a, b)].items():
+                if all(assignment[separator.index(v)] in allowed
+                       for v, allowed in conditions.items()):
+                    other = backward.get(assignment)
+                    if other is not None:
+                        total += value(1) * other(1)
+        return total
+
+    def _where(self, conditions: Conditions) -> tuple[str, object]:
         variables = frozenset(conditions)
         place = self._places.get(variables)
         if place is None:
             place = self._places[variables] = self._place(variables)
-        kind, where = place
-        if kind == "separator":
-            a, b = where
-            return self._across(self._separator(a, b), self.messages[(a, b)],
-                                self.messages[(b, a)], conditions)
-        return self._belief(where, conditions, evidence=kind == "evidence")
+        return place
 
     def _place(self, variables: frozenset) -> tuple[str, object]:
         """Where a secret on ``variables`` is read: a separator holding them (one product per
@@ -269,7 +322,7 @@ class JunctionTree:
 
     def _across(self, separator: tuple[int, ...], forward: Table, backward: Table,
                 conditions: Conditions) -> fmpq_poly:
-        total = fmpq_poly()
+        total = self.ring.poly()
         for assignment, value in forward.items():
             if all(assignment[separator.index(v)] in allowed for v, allowed in conditions.items()):
                 other = backward.get(assignment)
@@ -291,7 +344,7 @@ class JunctionTree:
                 self.messages = saved
         clique = self.cliques[k]
         where = {v: i for i, v in enumerate(clique)}
-        total = fmpq_poly()
+        total = self.ring.poly()
         for assignment, value in self.potentials[k].items():
             if not all(assignment[where[v]] in allowed
                        for v, allowed in conditions.items() if v in where):
@@ -307,4 +360,4 @@ class JunctionTree:
         return total
 
 
-__all__ = ["JunctionTree", "prior_factors"]
+__all__ = ["JunctionTree", "prior_factors", "Ring", "EXACT", "balls"]
