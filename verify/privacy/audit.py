@@ -395,7 +395,7 @@ def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs
     prior calibrated once per mechanism, the levels from the laws, DP per entry from sumsets."""
     kinds = sorted({type(p).__name__ for p in model.finite_priors.values()})
     text = (f"sum-product on the junction tree of each prior ({', '.join(kinds)}), "
-            f"none of the {size_text(model.universe.size)} datasets listed")
+            f"the {size_text(model.universe.size)} datasets are never listed")
     if announce is not None:
         announce(StructuredPlan(model.universe.size, text))
     mechanisms = list(model.mechanisms.values())

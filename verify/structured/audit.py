@@ -35,7 +35,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import fmpq, fmpq_poly
+from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
@@ -50,7 +50,9 @@ from pufferfish.verify.privacy.dp import DPResult
 from pufferfish.verify.privacy.leakage import LeakageResult
 from pufferfish.verify.privacy.pufferfish import (DirectionLevel, PufferfishResult, check_level,
                                                   ratio_key)
-from pufferfish.verify.structured.elimination import JunctionTree, prior_factors
+from pufferfish.models.priors import Prior
+from pufferfish.verify.structured.elimination import (EXACT, JunctionTree, Ring, balls,
+                                                      prior_factors)
 from pufferfish.verify.structured.statistics import (DEFAULT_MAX_CODES, Additive, Statistic,
                                                      packed_weights, statistic_of)
 
@@ -98,34 +100,96 @@ def _entry_like(relation: NeighbourRelation, universe: Universe) -> bool:
 # ------------------------------------------------------------------------------------------------
 
 class OutputLaws:
-    """For one prior and one mechanism: ``Pr[s ∧ M = ω | θ]`` for each secret (on demand, cached)
-    and for no secret, over a fixed list of ``outputs``."""
+    """For one prior and one mechanism: ``Pr[s | θ]`` and ``Pr[s ∧ M = ω | θ]`` for each secret,
+    over a fixed list of ``outputs``, exactly, and, when ``screen`` is on, also as certified balls
+    (:func:`~pufferfish.verify.structured.elimination.balls`) so that a maximum over outputs needs
+    exact values only where a ball does not rule the output out.
 
-    def __init__(self, tree: JunctionTree, statistic: Statistic, mechanism: Mechanism,
-                 max_outputs: int) -> None:
-        self.tree, self.statistic, self.mechanism = tree, statistic, mechanism
-        self.total_law = tree.law({})
-        self._cache: dict[str, tuple[fmpq, list[fmpq]]] = {}
-        self._convolution = _GeometricConvolution.of(mechanism, statistic)
+    ``mass(s)``: exact.  ``exact(s)``: every output's exact mass.  ``balls(s)``: every output's
+    ball.  ``exact_at(s, indices)``: the exact masses of some outputs (for a geometric noise, each
+    by two Horner evaluations instead of the whole polynomial product).  Laws are cached for the
+    last few secrets only, so memory stays that of a few laws on long chains.
+    """
+
+    CACHED = 8
+
+    def __init__(self, prior: Prior, universe: Universe, statistic: Statistic, weights,
+                 mechanism: Mechanism, max_outputs: int, screen: bool = False,
+                 bits: int = 128) -> None:
+        self.statistic, self.mechanism = statistic, mechanism
+        self.tree = JunctionTree.of_prior(prior, universe, weights)
+        self.ball_tree = (JunctionTree.of_prior(prior, universe, weights, balls(bits))
+                          if screen else None)
+        self.screen = screen
+        total_law = self.tree.law({})
+        self._convolution = _GeometricConvolution.of(mechanism, statistic, EXACT)
         if self._convolution is not None:
             self.outputs = self._convolution.outputs
+            if screen:
+                self._ball_convolution = _GeometricConvolution.of(mechanism, statistic,
+                                                                  self.ball_tree.ring)
         else:
-            self._keys = _key_rows(mechanism, statistic, self.total_law, max_outputs)
+            self._keys = _key_rows(mechanism, statistic, total_law, max_outputs)
             self.outputs = self._keys.outputs
-        self.total = self._laws(self.total_law)
+        self.total_mass = total_law(1) if total_law.degree() >= 0 else fmpq(0)
+        self._laws: dict = {}
+        self._exact: dict = {None: self._mix(total_law)}
+        self._balls: dict = {}
 
-    def of(self, name: str, conditions) -> tuple[fmpq, list[fmpq]]:
-        """``(Pr[s | θ], [Pr[s ∧ M = ω | θ] for ω in outputs])``."""
-        cached = self._cache.get(name)
-        if cached is None:
-            cached = self._cache[name] = self._laws(self.tree.law(conditions))
-        return cached
+    def law(self, secret) -> fmpq_poly:
+        """``F_s``: coefficient ``k`` is ``Pr[s ∧ code = k | θ]``."""
+        return _cached(self._laws, secret, lambda: self.tree.law(_conditions(secret)),
+                       self.CACHED)
 
-    def _laws(self, law: fmpq_poly) -> tuple[fmpq, list[fmpq]]:
-        mass = law(1) if law.degree() >= 0 else fmpq(0)
+    def mass(self, secret) -> fmpq:
+        return self.tree.mass(_conditions(secret))
+
+    def exact(self, secret) -> list[fmpq]:
+        """Every output's exact ``Pr[s ∧ M = ω | θ]`` (``secret=None``: ``Pr[M = ω | θ]``)."""
+        return _cached(self._exact, secret, lambda: self._mix(self.law(secret)), self.CACHED)
+
+    def balls(self, secret) -> list:
+        """Every output's ball (``secret=None``: the total)."""
+        def compute():
+            tree = self.ball_tree
+            with tree.ring.precision():
+                law = tree.law({} if secret is None else _conditions(secret))
+                return self._ball_convolution.apply(law)
+        # all balls fit in a few hundred megabytes on chains of thousands of attributes
+        return _cached(self._balls, secret, compute,
+                       max(self.CACHED, BALL_ENTRIES // max(1, len(self.outputs))))
+
+    def exact_at(self, secret, indices: Sequence[int]) -> dict[int, fmpq]:
+        """The exact masses of the outputs at ``indices``."""
+        if self._convolution is None or len(indices) > len(self.outputs) // 8:
+            law = self.exact(secret)
+            return {o: law[o] for o in indices}
+        law = self.law(secret) if secret is not None else self.tree.law({})
+        return {o: self._convolution.value_at(law, o) for o in indices}
+
+    @property
+    def screens(self) -> bool:
+        """Whether balls are available to screen outputs (a geometric noise on a long range)."""
+        return self.screen and self._convolution is not None
+
+    def _mix(self, law: fmpq_poly) -> list[fmpq]:
         if self._convolution is not None:
-            return mass, self._convolution.apply(law)
-        return mass, self._keys.apply(law)
+            return self._convolution.apply(law)
+        return self._keys.apply(law)
+
+
+def _cached(cache: dict, key, compute, size: int):
+    value = cache.get(key, _MISSING)
+    if value is _MISSING:
+        value = compute()
+        if key is not None:
+            while len(cache) > size:
+                cache.pop(next(k for k in cache if k is not None))
+        cache[key] = value
+    return value
+
+
+_MISSING = object()
 
 
 @dataclass
@@ -170,72 +234,140 @@ def _key_rows(mechanism: Mechanism, statistic: Statistic, total: fmpq_poly,
 
 class _GeometricConvolution:
     """``clamp(S + Z, low, high)`` with two-sided geometric ``Z`` for an additive ``S``: the
-    interior outputs are one polynomial product, the two ends closed forms evaluated at α."""
+    interior outputs are one polynomial product with ``Σ_d α^{|d|} z^d``, the two clamped ends
+    closed forms evaluated at α; in the ring of the laws (exact or balls)."""
 
-    def __init__(self, noise: GeometricNoise, offset: int, codes: int) -> None:
-        self.noise, self.offset, self.codes = noise, offset, codes
-        a = noise.alpha
-        self.alpha = fmpq(a.numerator, a.denominator)
+    def __init__(self, noise: GeometricNoise, offset: int, codes: int, ring: Ring) -> None:
+        self.noise, self.offset, self.codes, self.ring = noise, offset, codes, ring
+        self.alpha = ring.scalar(noise.alpha)
         self.outputs = list(range(noise.low, noise.high + 1))
         low, high = noise.low - offset, noise.high - offset   # in code units
         self.low, self.high = low, high
         self.reach = max(high, codes - 1 - low, 0)
-        if self.alpha and high > low + 1:
-            powers = [fmpq(1)]
-            for _ in range(self.reach):
-                powers.append(powers[-1] * self.alpha)
-            # G(z) = Σ_{d=-R}^{R} α^{|d|} z^{d+R}, times the interior scale (1-α)/(1+α)
-            scale = (1 - self.alpha) / (1 + self.alpha)
-            self.kernel = fmpq_poly([p * scale for p in powers[:0:-1]] + [p * scale for p in powers])
+        self.scale = (1 - self.alpha) / (1 + self.alpha)
+        if noise.alpha and high > low + 1:
+            with ring.precision():
+                powers = [ring.scalar(Fraction(1))]
+                for _ in range(self.reach):
+                    powers.append(powers[-1] * self.alpha)
+                # G(z) = Σ_{d=-R}^{R} α^{|d|} z^{d+R}, times the interior scale (1-α)/(1+α)
+                self.kernel = ring.poly([p * self.scale for p in powers[:0:-1]]
+                                        + [p * self.scale for p in powers])
 
     @classmethod
-    def of(cls, mechanism: Mechanism, statistic: Statistic) -> "_GeometricConvolution | None":
+    def of(cls, mechanism: Mechanism, statistic: Statistic,
+           ring: Ring) -> "_GeometricConvolution | None":
         if not (isinstance(mechanism, QueryMechanism) and mechanism.noise is not None
                 and mechanism.query.kind in ("sum", "count") and len(statistic.components) == 1
                 and isinstance(statistic.components[0], Additive)):
             return None
-        return cls(mechanism.noise, statistic.offsets[0], statistic.codes)
+        return cls(mechanism.noise, statistic.offsets[0], statistic.codes, ring)
 
-    def apply(self, law: fmpq_poly) -> list[fmpq]:
+    def apply(self, law) -> list:
+        """Every output's mass ``Σ_c F[c]·Pr[clamp(c + Z) = y]``."""
         low, high = self.low, self.high
         width = len(self.outputs)
+        zero = self.ring.scalar(Fraction(0))
         if law.degree() < 0:
-            return [fmpq(0)] * width
-        if not self.alpha or width == 1:   # the clamped answer itself
-            coefficients = law.coeffs()
-            out = [fmpq(0)] * width
-            for c, p in enumerate(coefficients):
+            return [zero] * width
+        if not self.noise.alpha or width == 1:   # the clamped answer itself
+            out = [zero] * width
+            for c, p in enumerate(law.coeffs()):
                 out[min(max(c, low), high) - low] += p
             return out
-        a = self.alpha
-        out = [fmpq(0)] * width
-        if high > low + 1:
-            interior = (law * self.kernel).coeffs()[low + 1 + self.reach:high + self.reach]
-            out[1:1 + len(interior)] = interior
-        out[0] = self._below(law, low)
-        out[-1] = self._above(law, high)
+        out = [zero] * width
+        with self.ring.precision():
+            if high > low + 1:
+                if self.ring is EXACT:
+                    interior = (law * self.kernel).coeffs()[low + 1 + self.reach:
+                                                           high + self.reach]
+                else:
+                    interior = self._interior_by_series(law)
+                out[1:1 + len(interior)] = interior
+            out[0] = self._below(law, low)
+            out[-1] = self._above(law, high)
         return out
 
-    def _below(self, law: fmpq_poly, low: int) -> fmpq:
+    def _interior_by_series(self, law) -> list:
+        """The interior outputs of a ball law by two power-series divisions by ``1 − αz``
+        (``O(n)`` ball operations in FLINT instead of a product with ``2n`` terms):
+        ``Σ_c F[c] α^{|y−c|} = L[y] + α·M[y+1]`` with ``L = F/(1 − αz)`` (codes up to ``y``) and
+        ``M[y'] = Σ_{c ≥ y'} F[c] α^{c−y'}``, the same division on the reversed coefficients."""
+        a, low, high = self.alpha, self.low, self.high
+        coefficients = law.coeffs()
+        degree = len(coefficients) - 1
+        length = max(high, degree + 1)
+        saved = ctx.cap
+        ctx.cap = length + 1
+        try:
+            divisor = arb_series([1, -a], prec=length)
+            forward = (arb_series(coefficients, prec=length) / divisor).coeffs()
+            backward = (arb_series(coefficients[::-1], prec=degree + 1)
+                        / arb_series([1, -a], prec=degree + 1)).coeffs()
+        finally:
+            ctx.cap = saved
+        forward += [arb(0)] * (length - len(forward))
+        backward += [arb(0)] * (degree + 1 - len(backward))
+
+        def at_least(code: int):       # M[code] = Σ_{c ≥ code} F[c] α^{c − code}
+            if code > degree:
+                return arb(0)
+            if code < 0:
+                return a ** (-code) * backward[degree]
+            return backward[degree - code]
+
+        values = []
+        for y in range(low + 1, high):
+            below = forward[y] if 0 <= y < length else arb(0)
+            values.append((below + a * at_least(y + 1)) * self.scale)
+        return values
+
+    def value_at(self, law, index: int):
+        """One output's mass (``index`` into :attr:`outputs`) by Horner evaluations:
+        ``scale·(α^y·F_{≤y}(1/α) + α^{-y}·F_{>y}(α))`` for an interior ``y``."""
+        low, high = self.low, self.high
+        if law.degree() < 0:
+            return self.ring.scalar(Fraction(0))
+        if not self.noise.alpha or len(self.outputs) == 1:
+            return self.apply(law)[index]
+        y = low + index
+        with self.ring.precision():
+            if index == 0:
+                return self._below(law, low)
+            if y == high:
+                return self._above(law, high)
+            a = self.alpha
+            upto = law.truncate(y + 1) if y >= 0 else self.ring.poly()
+            rest = law - upto
+            value = self.ring.scalar(Fraction(0))
+            if upto.degree() >= 0:
+                value += a ** y * upto(1 / a)
+            if rest.degree() >= 0:
+                value += rest(a) / a ** y
+            return value * self.scale
+
+    def _below(self, law, low: int):
         """``Σ_c F[c]·Pr[Z <= low - c]``: ``α^{c-low}/(1+α)`` for ``c >= low``, else
         ``1 - α^{low-c+1}/(1+α)``."""
         a = self.alpha
         if low <= 0:
             return a ** (-low) * law(a) / (1 + a)
         part = law.truncate(low)          # codes below low
-        upper = (law - part)              # codes from low on, shifted down by low
-        value = upper.right_shift(low)(a) / (1 + a) if upper.degree() >= 0 else fmpq(0)
+        upper = law - part                # codes from low on
+        value = (upper.right_shift(low)(a) / (1 + a) if upper.degree() >= 0
+                 else self.ring.scalar(Fraction(0)))
         if part.degree() >= 0:
             # Σ_{c<low} F[c] α^{low-c+1} = α^{low+1} · part(1/α)
             value += part(1) - a ** (low + 1) * part(1 / a) / (1 + a)
         return value
 
-    def _above(self, law: fmpq_poly, high: int) -> fmpq:
+    def _above(self, law, high: int):
         """``Σ_c F[c]·Pr[Z >= high - c]``, the mirror image of :meth:`_below`."""
         a = self.alpha
-        part = law.truncate(high + 1) if high >= 0 else fmpq_poly()  # codes up to high
-        value = a ** high * part(1 / a) / (1 + a) if part.degree() >= 0 else fmpq(0)
-        rest = law - part                                             # codes above high
+        part = law.truncate(high + 1) if high >= 0 else self.ring.poly()  # codes up to high
+        value = (a ** high * part(1 / a) / (1 + a) if part.degree() >= 0
+                 else self.ring.scalar(Fraction(0)))
+        rest = law - part                                                  # codes above high
         if rest.degree() >= 0:
             shifted = rest.right_shift(high + 1)
             value += shifted(1) - a * a * shifted(a) / (1 + a)
@@ -246,14 +378,24 @@ class _GeometricConvolution:
 # the audit
 # ------------------------------------------------------------------------------------------------
 
+BALL_ENTRIES = 4 * 10**6
+"""The most output balls kept (over all secrets) by one prior's :class:`OutputLaws`."""
+
+SCREEN_OUTPUTS = 64
+"""Outputs above which levels are screened with certified balls before exact comparisons."""
+
+
 def output_laws(model: PufferfishModel, mechanism: Mechanism,
                 max_outputs: int = DEFAULT_MAX_OUTPUTS,
-                max_codes: int = DEFAULT_MAX_CODES) -> dict[str, OutputLaws]:
-    """Each finite prior's :class:`OutputLaws` of ``mechanism`` (calibrated once per prior)."""
+                max_codes: int = DEFAULT_MAX_CODES,
+                screen_above: int = SCREEN_OUTPUTS) -> dict[str, OutputLaws]:
+    """Each finite prior's :class:`OutputLaws` of ``mechanism`` (calibrated once per prior;
+    screened with balls when the mechanism has more than ``screen_above`` outputs)."""
     statistic = statistic_of(mechanism, model.universe, max_codes)
     weights = packed_weights(statistic)
-    return {name: OutputLaws(JunctionTree.of_prior(prior, model.universe, weights), statistic,
-                             mechanism, max_outputs)
+    screen = statistic.codes > screen_above
+    return {name: OutputLaws(prior, model.universe, statistic, weights, mechanism, max_outputs,
+                             screen)
             for name, prior in model.finite_priors.items()}
 
 
@@ -265,23 +407,23 @@ def structured_pufferfish(model: PufferfishModel, mechanism: Mechanism,
                           laws: dict[str, OutputLaws], budget: Budget | None = None
                           ) -> PufferfishResult:
     """Definition 5's exact level from structured laws: for every prior and ordered pair, the
-    output maximising ``Pr[ω|s_i]/Pr[ω|s_j]`` by cross-multiplication.  Cost ``O(|𝕊|·|Ω|)``
-    big-integer products per prior."""
+    output maximising ``Pr[ω|s_i]/Pr[ω|s_j]``, compared exactly by cross-multiplication.  With
+    balls, an output whose ratio's upper bound is below the best lower bound of the pair is
+    ruled out first, so exact values are computed for a few outputs per pair.  Cost
+    ``O(|𝕊|·|Ω|)`` comparisons per prior."""
     levels: list[DirectionLevel] = []
     skipped: list[tuple[str, str, str]] = []
     for prior_name, prior_laws in laws.items():
         for pair in model.pairs:
             for first, second in pair.directions():
-                mass_first, law_first = prior_laws.of(first.name, _conditions(first))
-                mass_second, law_second = prior_laws.of(second.name, _conditions(second))
+                mass_first, mass_second = prior_laws.mass(first), prior_laws.mass(second)
                 if not mass_first or not mass_second:
                     zero = first.name if not mass_first else second.name
                     skipped.append((f"{first.name} -> {second.name}", prior_name,
                                     f"Pr[{zero} | {prior_name}] = 0"))
                     continue
-                levels.append(_direction(pair.label, first.name, second.name, prior_name,
-                                         mass_first, law_first, mass_second, law_second,
-                                         prior_laws.outputs))
+                levels.append(_direction(pair.label, first, second, prior_name, prior_laws,
+                                         mass_first, mass_second))
     witness = max(levels, key=lambda level: ratio_key(level.max_ratio), default=None)
     max_ratio: Ratio = witness.max_ratio if witness is not None else Fraction(0)
     result_ratio = max(Fraction(1), max_ratio) if max_ratio != INFINITY else INFINITY
@@ -290,11 +432,19 @@ def structured_pufferfish(model: PufferfishModel, mechanism: Mechanism,
                             check)
 
 
-def _direction(label: str, first: str, second: str, prior: str, mass_first: fmpq,
-               law_first: list[fmpq], mass_second: fmpq, law_second: list[fmpq],
-               outputs: list) -> DirectionLevel:
+def _direction(label: str, first, second, prior: str, laws: OutputLaws, mass_first: fmpq,
+               mass_second: fmpq) -> DirectionLevel:
+    if laws.screens:
+        candidates = _ratio_candidates(laws.balls(first), laws.balls(second))
+        law_first = laws.exact_at(first, candidates)
+        law_second = laws.exact_at(second, candidates)
+    else:
+        exact_first, exact_second = laws.exact(first), laws.exact(second)
+        candidates = range(len(exact_first))
+        law_first, law_second = dict(enumerate(exact_first)), dict(enumerate(exact_second))
     best = None  # (numerator, denominator, output index) of x_first/x_second, as integers
-    for o, (a, b) in enumerate(zip(law_first, law_second)):
+    for o in candidates:
+        a, b = law_first[o], law_second[o]
         if not a:
             continue
         num, den = a.p * b.q, a.q * b.p
@@ -303,26 +453,50 @@ def _direction(label: str, first: str, second: str, prior: str, mass_first: fmpq
             if not den:
                 break
     if best is None:
-        return DirectionLevel(label, first, second, prior, Fraction(0))
+        return DirectionLevel(label, first.name, second.name, prior, Fraction(0))
     num, den, o = best
     ratio: Ratio = (INFINITY if not den else
                     Fraction(int(num), int(den)) * _fraction(mass_second / mass_first))
-    return DirectionLevel(label, first, second, prior, ratio, outputs[o],
+    return DirectionLevel(label, first.name, second.name, prior, ratio, laws.outputs[o],
                           _fraction(law_first[o] / mass_first),
                           _fraction(law_second[o] / mass_second))
+
+
+def _ratio_candidates(first: Sequence, second: Sequence) -> list[int]:
+    """The outputs whose ratio ``first/second`` may be the largest: every output except those
+    whose ball's upper bound is below the largest lower bound (and those with ``first`` exactly
+    0, which impose nothing).  An output whose ``second`` ball contains 0 stays (its ratio may
+    be infinite)."""
+    bounds = []
+    best_lower = None
+    for o, (a, b) in enumerate(zip(first, second)):
+        if a.is_exact() and a.is_zero():
+            continue
+        if 0 in b:
+            bounds.append((o, None))
+            continue
+        ratio = a / b
+        lower = ratio.lower()
+        if best_lower is None or lower > best_lower:
+            best_lower = lower
+        bounds.append((o, ratio.upper()))
+    return [o for o, upper in bounds
+            if upper is None or best_lower is None or not upper < best_lower]
 
 
 def structured_leakage(model: PufferfishModel, mechanism: Mechanism,
                        laws: dict[str, OutputLaws]) -> LeakageResult:
     """Definition 4's check from structured laws: the worst ``|Pr[s|ω,θ] − Pr[s|θ]|`` over every
-    declared secret, prior and output, by cross-multiplication."""
+    declared secret, prior and output, compared exactly by cross-multiplication.  With balls, a
+    first pass bounds every shift and exact values are computed only where a ball's upper bound
+    reaches the largest lower bound."""
     best = None  # (|u|, v, secret, prior, output index, prior probability, posterior)
     for prior_name, prior_laws in laws.items():
-        total_mass, total = prior_laws.total
-        for secret in model.secrets.values():
-            mass, law = prior_laws.of(secret.name, _conditions(secret))
-            prior_p = mass / total_mass
-            for o, (x, t) in enumerate(zip(law, total)):
+        for secret, prior_p, candidates in _leakage_candidates(model, prior_laws):
+            law = prior_laws.exact_at(secret, candidates)
+            total = prior_laws.exact_at(None, candidates)
+            for o in candidates:
+                x, t = law[o], total[o]
                 if not t:
                     continue
                 # x/t − π = (x.p·t.q·π.q − π.p·t.p·x.q) / (x.q·t.p·π.q)
@@ -341,15 +515,45 @@ def structured_leakage(model: PufferfishModel, mechanism: Mechanism,
                          not_evaluated=skipped)
 
 
+def _leakage_candidates(model: PufferfishModel, laws: OutputLaws):
+    """``(secret, Pr[s|θ], outputs to compare exactly)`` for every declared secret: all outputs
+    without balls; with balls, those whose shift's upper bound reaches the largest lower bound
+    over all secrets (found in a first pass)."""
+    secrets = [(secret, laws.mass(secret) / laws.total_mass) for secret in model.secrets.values()]
+    everything = list(range(len(laws.outputs)))
+    if not laws.screens:
+        return [(secret, prior_p, everything) for secret, prior_p in secrets]
+    total = laws.balls(None)
+    bounds, best_lower = [], None
+    for secret, prior_p in secrets:
+        shifts = []
+        prior_ball = arb(prior_p)
+        for o, (x, t) in enumerate(zip(laws.balls(secret), total)):
+            if 0 in t:
+                shifts.append((o, None))
+                continue
+            shift = abs(x / t - prior_ball)
+            lower = shift.lower()
+            if best_lower is None or lower > best_lower:
+                best_lower = lower
+            shifts.append((o, shift.upper()))
+        bounds.append((secret, prior_p, shifts))
+    return [(secret, prior_p, [o for o, upper in shifts if upper is None or best_lower is None
+                               or not upper < best_lower])
+            for secret, prior_p, shifts in bounds]
+
+
 def structured_entry_dp(universe: Universe, mechanism: Mechanism, label: str = "entry",
                         max_codes: int = DEFAULT_MAX_CODES) -> DPResult:
     """Per-entry DP (Bai et al., Composition for Pufferfish Privacy, §2.1, Definition 2) without
     listing the universe: neighbours differ at one attribute ``v``, so their codes are
-    ``a + c_v(x)`` and ``a + c_v(x')`` with ``a`` a code of the other attributes.  The codes of
-    the other attributes are a sumset, kept as a bit set (``O(n · codes²/64)`` to build for
-    ``n`` attributes); each distinct pair of kernel keys is compared once over its outputs.
-    The witness datasets are rebuilt from the sumsets.  ``pairs_checked`` counts the ordered
-    neighbour pairs the level covers (``|𝒰|·Σ_v (d_v − 1)``)."""
+    ``c = a + c_v(x)`` and ``c + δ`` with ``δ = c_v(x') − c_v(x)`` and ``a`` a code of the other
+    attributes.  The codes of the other attributes are a sumset, kept as a bit set
+    (``O(n · codes²/64)`` to build for ``n`` attributes); the pairs ``(c, c + δ)`` are collected
+    per ``δ`` as bit sets too, and each distinct pair of kernel keys is compared once over its
+    outputs (a geometric noise's rows by one polynomial product each).  The witness datasets are
+    rebuilt from the sumsets.  ``pairs_checked`` counts the ordered neighbour pairs the level
+    covers (``|𝒰|·Σ_v (d_v − 1)``)."""
     statistic = statistic_of(mechanism, universe, max_codes)
     weights = packed_weights(statistic)
     n = universe.width
@@ -359,36 +563,88 @@ def structured_entry_dp(universe: Universe, mechanism: Mechanism, label: str = "
     suffix = [1] * (n + 1)            # suffix[v]: codes of attributes >= v
     for v in range(n - 1, -1, -1):
         suffix[v] = _sumset(suffix[v + 1], set(weights[v].values()))
-    compared: dict[tuple, tuple] = {}
+    starts: dict[int, int] = {}       # δ -> the codes c with a neighbour at c + δ
     for v in range(n):
         others = _combine(prefix[v], suffix[v + 1])
         for x, wx in weights[v].items():
             for y, wy in weights[v].items():
-                if x == y:
-                    continue
-                for a in _bits(others):
-                    pair = (statistic.key(a + wx), statistic.key(a + wy))
-                    if pair not in compared:
-                        compared[pair] = (v, x, y, a)
-    best = None
-    for (key, other_key), where in compared.items():
-        row, other = mechanism.key_distribution(key), mechanism.key_distribution(other_key)
+                if x != y:
+                    starts[wy - wx] = starts.get(wy - wx, 0) | (others << wx)
+    pairs: dict[tuple, tuple[int, int]] = {}
+    for delta, codes in starts.items():
+        for code in _bits(codes):
+            key, other = statistic.key(code), statistic.key(code + delta)
+            if key != other:
+                pairs.setdefault((key, other), (code, delta))
+    rows = _DPRows(mechanism, statistic)
+    best = None  # (numerator, denominator, output, code, δ) of the worst ratio
+    for key, other in pairs:
+        row, other_row = rows.of(key, pairs[(key, other)][0]), rows.of(other, None)
         for output, p in row.items():
-            q = other.prob(output)
-            if best is None or p * best[1] > best[0] * q:
-                best = (p, q, output, where)
-                if not q:
+            q = other_row.get(output, 0)
+            num, den = _cross(p, q)
+            if best is None or num * best[1] > best[0] * den:
+                best = (num, den, output, *pairs[(key, other)], p, q)
+                if not den:
                     break
         if best is not None and not best[1]:
             break
     neighbours = universe.size * sum(len(d) - 1 for d in universe.domains)
     if best is None:
         return DPResult(mechanism.name, label, Fraction(1), pairs_checked=neighbours)
-    p, q, output, (v, x, y, a) = best
+    num, den, output, code, delta, p, q = best
+    v, x, y, a = _neighbours_at(weights, prefix, suffix, code, delta)
     dataset = _dataset_with(universe, weights, prefix, suffix, v, x, a)
     neighbour = dataset[:v] + (y,) + dataset[v + 1:]
-    ratio: Ratio = INFINITY if not q else max(Fraction(1), p / q)
-    return DPResult(mechanism.name, label, ratio, dataset, neighbour, output, p, q, neighbours)
+    ratio: Ratio = INFINITY if not den else max(Fraction(1), Fraction(int(num), int(den)))
+    return DPResult(mechanism.name, label, ratio, dataset, neighbour, output, _as_fraction(p),
+                    _as_fraction(q), neighbours)
+
+
+class _DPRows:
+    """Kernel rows by key, as ``{output: probability}``: a geometric noise's row by one
+    polynomial product (exact ``fmpq``), any other mechanism's from its key."""
+
+    def __init__(self, mechanism: Mechanism, statistic: Statistic) -> None:
+        self.mechanism, self.statistic = mechanism, statistic
+        self.convolution = _GeometricConvolution.of(mechanism, statistic, EXACT)
+        self.rows: dict = {}
+
+    def of(self, key, code: int | None) -> dict:
+        row = self.rows.get(key)
+        if row is None:
+            if self.convolution is not None:
+                code = key - self.statistic.offsets[0]
+                law = self.convolution.apply(EXACT.monomial(Fraction(1), code))
+                row = {y: p for y, p in zip(self.convolution.outputs, law) if p}
+            else:
+                row = dict(self.mechanism.key_distribution(key).items())
+            self.rows[key] = row
+        return row
+
+
+def _cross(p, q) -> tuple:
+    """``p/q`` as a pair of integers (``fmpq`` or ``Fraction``)."""
+    if isinstance(p, Fraction) or isinstance(q, Fraction | int):
+        p, q = Fraction(_as_fraction(p)), Fraction(_as_fraction(q))
+        return p.numerator * q.denominator, p.denominator * q.numerator
+    return p.p * q.q, p.q * q.p
+
+
+def _as_fraction(value) -> Fraction:
+    return value if isinstance(value, Fraction | int) else _fraction(value)
+
+
+def _neighbours_at(weights, prefix, suffix, code: int, delta: int) -> tuple:
+    """An attribute ``v``, values ``x → y`` with ``c_v(y) − c_v(x) = δ``, and the code ``a`` of
+    the other attributes, with ``a + c_v(x) = code``."""
+    for v in range(len(weights)):
+        others = _combine(prefix[v], suffix[v + 1])
+        for x, wx in weights[v].items():
+            for y, wy in weights[v].items():
+                if x != y and wy - wx == delta and code >= wx and others >> (code - wx) & 1:
+                    return v, x, y, code - wx
+    raise AssertionError("a pair of codes without neighbours")
 
 
 def _sumset(codes: int, steps: set[int]) -> int:

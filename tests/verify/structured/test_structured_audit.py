@@ -17,6 +17,7 @@ from pufferfish.cli.main import main
 from pufferfish.models.bayesnet import BayesNet
 from pufferfish.models.errors import UnsupportedError
 from pufferfish.models.universe import Universe
+from pufferfish.verify.structured.audit import output_laws, structured_leakage, structured_pufferfish
 from pufferfish.verify.structured.elimination import JunctionTree
 
 
@@ -166,3 +167,22 @@ def test_a_network_law_equals_its_enumeration():
         law = tree.law(conditions)
         got = [Fraction(int(c.p), int(c.q)) for c in law.coeffs()]
         assert got + [Fraction(0)] * (5 - len(got)) == expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(structured_models())
+def test_screening_with_balls_changes_no_level(model):
+    """The same levels when every output is first bounded by certified balls (as on long chains)
+    and only the outputs the balls cannot rule out are compared exactly."""
+    loaded = pufferfish.load(model)
+    for mechanism in loaded.mechanisms.values():
+        plain = output_laws(loaded, mechanism)
+        screened = output_laws(loaded, mechanism, screen_above=0)
+        assert (structured_pufferfish(loaded, mechanism, screened).max_ratio
+                == structured_pufferfish(loaded, mechanism, plain).max_ratio)
+        assert ([level.max_ratio for level in
+                 structured_pufferfish(loaded, mechanism, screened).levels]
+                == [level.max_ratio for level in
+                    structured_pufferfish(loaded, mechanism, plain).levels])
+        assert (structured_leakage(loaded, mechanism, screened).worst_shift
+                == structured_leakage(loaded, mechanism, plain).worst_shift)
