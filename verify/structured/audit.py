@@ -132,6 +132,7 @@ class OutputLaws:
             self._keys = _key_rows(mechanism, statistic, total_law, max_outputs)
             self.outputs = self._keys.outputs
         self.total_mass = total_law(1) if total_law.degree() >= 0 else fmpq(0)
+        self._total_split: SplitLaw | None = None
         self._laws: dict = {}
         self._exact: dict = {None: self._mix(total_law)}
         self._balls: dict = {}
@@ -161,11 +162,18 @@ class OutputLaws:
 
     def exact_at(self, secret, indices: Sequence[int]) -> dict[int, fmpq]:
         """The exact masses of the outputs at ``indices``."""
+        if not indices:
+            return {}
         if self._convolution is None or len(indices) > len(self.outputs) // 8:
             law = self.exact(secret)
             return {o: law[o] for o in indices}
-        law = self.law(secret) if secret is not None else self.tree.law({})
-        return {o: self._convolution.value_at(law, o) for o in indices}
+        if secret is None:
+            if self._total_split is None:
+                self._total_split = SplitLaw(self.tree.terms({}))
+            split = self._total_split
+        else:
+            split = SplitLaw(self.tree.terms(_conditions(secret)))
+        return {o: self._convolution.value_at(split, o) for o in indices}
 
     @property
     def screens(self) -> bool:
@@ -230,6 +238,35 @@ def _key_rows(mechanism: Mechanism, statistic: Statistic, total: fmpq_poly,
             row.append((outputs[output], fmpq(p.numerator, p.denominator)))
         rows.append((codes, row))
     return _KeyRows(list(outputs), rows)
+
+
+class SplitLaw:
+    """``F = Σ_k A_k·B_k`` kept as its terms (:meth:`JunctionTree.terms`): its value at a point
+    costs evaluations only; the value of its terms of degree below ``n`` (inside its degree)
+    forms the product once and truncates it."""
+
+    def __init__(self, terms: list[tuple]) -> None:
+        self.terms = terms
+        self.degree = max((a.degree() + b.degree() for a, b in terms
+                           if a.degree() >= 0 and b.degree() >= 0), default=-1)
+        self._full = None
+        self._values: dict = {}
+
+    def __call__(self, point):
+        key = ("all", point)
+        if key not in self._values:
+            self._values[key] = sum((a(point) * b(point) for a, b in self.terms), fmpq(0))
+        return self._values[key]
+
+    def low(self, n: int, point):
+        """``(F mod z^n)(point)``."""
+        if n > self.degree:
+            return self(point)
+        if n <= 0:
+            return fmpq(0)
+        if self._full is None:
+            self._full = sum((a * b for a, b in self.terms), fmpq_poly())
+        return self._full.truncate(n)(point)
 
 
 class _GeometricConvolution:
@@ -322,29 +359,43 @@ class _GeometricConvolution:
             values.append((below + a * at_least(y + 1)) * self.scale)
         return values
 
-    def value_at(self, law, index: int):
-        """One output's mass (``index`` into :attr:`outputs`) by Horner evaluations:
-        ``scale·(α^y·F_{≤y}(1/α) + α^{-y}·F_{>y}(α))`` for an interior ``y``."""
+    def value_at(self, law: SplitLaw, index: int) -> fmpq:
+        """One output's exact mass (``index`` into :attr:`outputs`) from a split law, by
+        evaluations at α, 1/α and 1 of ``F`` and of its low terms ``F_{<n}`` (the clamped ends
+        for ``c < low``, ``c <= high``; an interior ``y``: ``F_{<=y}``):
+        ``scale·(α^y·F_{≤y}(1/α) + α^{-y}·(F(α) − F_{≤y}(α)))`` for an interior ``y``."""
         low, high = self.low, self.high
-        if law.degree() < 0:
-            return self.ring.scalar(Fraction(0))
+        if law.degree < 0:
+            return fmpq(0)
         if not self.noise.alpha or len(self.outputs) == 1:
-            return self.apply(law)[index]
+            full = fmpq_poly()
+            for a, b in law.terms:
+                full += a * b
+            return self.apply(full)[index]
+        a = self.alpha
         y = low + index
-        with self.ring.precision():
-            if index == 0:
-                return self._below(law, low)
-            if y == high:
-                return self._above(law, high)
-            a = self.alpha
-            upto = law.truncate(y + 1) if y >= 0 else self.ring.poly()
-            rest = law - upto
-            value = self.ring.scalar(Fraction(0))
-            if upto.degree() >= 0:
-                value += a ** y * upto(1 / a)
-            if rest.degree() >= 0:
-                value += rest(a) / a ** y
-            return value * self.scale
+        at_alpha = law(a)
+        if index == 0:          # Σ_c F[c]·Pr[Z <= low − c]
+            if low <= 0:
+                return a ** (-low) * at_alpha / (1 + a)
+            part_alpha = law.low(low, a)
+            value = (at_alpha - part_alpha) / a ** low / (1 + a)
+            return value + law.low(low, 1) - a ** (low + 1) * law.low(low, 1 / a) / (1 + a)
+        if y == high:           # Σ_c F[c]·Pr[Z >= high − c]
+            if high < 0:
+                part_one = part_alpha = part_inverse = fmpq(0)
+            else:
+                part_one, part_alpha = law.low(high + 1, 1), law.low(high + 1, a)
+                part_inverse = law.low(high + 1, 1 / a)
+            value = a ** high * part_inverse / (1 + a)
+            rest_one, rest_alpha = law(1) - part_one, at_alpha - part_alpha
+            if rest_one:
+                value += rest_one - a * a * rest_alpha / a ** (high + 1) / (1 + a)
+            return value
+        if y < 0:               # every code is above y
+            return at_alpha * a ** (-y) * self.scale
+        upto_inverse, upto_alpha = law.low(y + 1, 1 / a), law.low(y + 1, a)
+        return (a ** y * upto_inverse + (at_alpha - upto_alpha) / a ** y) * self.scale
 
     def _below(self, law, low: int):
         """``Σ_c F[c]·Pr[Z <= low - c]``: ``α^{c-low}/(1+α)`` for ``c >= low``, else
@@ -579,10 +630,13 @@ def structured_entry_dp(universe: Universe, mechanism: Mechanism, label: str = "
     rows = _DPRows(mechanism, statistic)
     best = None  # (numerator, denominator, output, code, δ) of the worst ratio
     for key, other in pairs:
-        row, other_row = rows.of(key, pairs[(key, other)][0]), rows.of(other, None)
+        row, other_row = rows.of(key), rows.of(other)
         for output, p in row.items():
             q = other_row.get(output, 0)
-            num, den = _cross(p, q)
+            if q and type(p) is type(q) is fmpq:  # the common case, without conversions
+                num, den = p.p * q.q, p.q * q.p
+            else:
+                num, den = _cross(p, q)
             if best is None or num * best[1] > best[0] * den:
                 best = (num, den, output, *pairs[(key, other)], p, q)
                 if not den:
@@ -610,7 +664,7 @@ class _DPRows:
         self.convolution = _GeometricConvolution.of(mechanism, statistic, EXACT)
         self.rows: dict = {}
 
-    def of(self, key, code: int | None) -> dict:
+    def of(self, key) -> dict:
         row = self.rows.get(key)
         if row is None:
             if self.convolution is not None:

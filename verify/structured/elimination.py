@@ -279,22 +279,28 @@ class JunctionTree:
                                     self.messages[(b, a)], conditions)
             return self._belief(where, conditions, evidence=kind == "evidence")
 
-    def mass(self, conditions: Conditions):
-        """``F_s(1) = Pr[s | θ]`` (a separator's two messages evaluated at 1, not multiplied)."""
+    def terms(self, conditions: Conditions) -> list[tuple]:
+        """``F_s`` as a sum of products ``Σ_k A_k·B_k`` left unmultiplied: the two messages across
+        a separator for each of its assignments that satisfy the secret (or ``[(F_s, 1)]`` when
+        the secret is read elsewhere).  Evaluating ``F_s`` at a point, or its low terms, then
+        costs evaluations and truncated products instead of whole products."""
         kind, where = self._where(conditions)
         if kind != "separator":
-            return self.law(conditions)(1)
+            return [(self.law(conditions), self.ring.poly([1]))]
         a, b = where
         separator = self._separator(a, b)
+        backward = self.messages[(b, a)]
+        return [(value, backward[assignment])
+                for assignment, value in self.messages[(a, b)].items()
+                if assignment in backward and all(assignment[separator.index(v)] in allowed
+                                                  for v, allowed in conditions.items())]
+
+    def mass(self, conditions: Conditions):
+        """``F_s(1) = Pr[s | θ]`` (a separator's two messages evaluated at 1, not multiplied)."""
         total = self.ring.scalar(Fraction(0))
         with self.ring.precision():
-            backward = self.messages[(b, a)]
-            for assignment, value in self.messages[(a, b)].items():
-                if all(assignment[separator.index(v)] in allowed
-                       for v, allowed in conditions.items()):
-                    other = backward.get(assignment)
-                    if other is not None:
-                        total += value(1) * other(1)
+            for first, second in self.terms(conditions):
+                total += first(1) * second(1)
         return total
 
     def _where(self, conditions: Conditions) -> tuple[str, object]:
