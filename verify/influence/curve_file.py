@@ -1,5 +1,6 @@
 """The influence-curve file, written by ``pufferfish influence --out DIR`` and read by
-``pufferfish translate --curve FILE`` (``000_65109fe28ca61d17.txt`` §6, Theorem 6).
+``pufferfish translate --curve FILE`` (Bai et al., Composition for Pufferfish Privacy, §6,
+Theorem 6).
 
 **Curve file** (JSON, version 1)::
 

@@ -1,5 +1,6 @@
 """Constructive composition attacks and exact levels of repeated runs
-(``000_65109fe28ca61d17.txt`` §5.1, Theorem 4, and the limit argument of its proof in Appendix C).
+(Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4, and the limit argument of its
+proof in Appendix C).
 
 **The attack.**  When the certified lower bound of an NfC program exceeds the budget ε, the
 program's α says *which outputs to look for*.  The curator's r runs produce output ω_i about

@@ -1,5 +1,5 @@
 """Necessary conditions for linear composition: the NfC linear programs and their duals, certified
-(``000_65109fe28ca61d17.txt`` §5.1, Theorem 4, and its proof in Appendix C).
+(Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4, and its proof in Appendix C).
 
 Theorem 4: if mechanisms ``M_1..M_m`` with finite ranges satisfy ε-Pufferfish and compose linearly,
 then for every ordered pair ``(s1, s2)`` and dataset ``D*`` with ``s1`` true there is a convex
