@@ -245,6 +245,8 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("multiuser", "{model}", "--pairs", "PQ", "--epsilon", "1", "--no-minimal"),
         sample="multiuser"),
 )
+"""Every analysis with its cell per prior kind; :func:`markdown` writes them as the compatibility
+page."""
 
 
 # --------------------------------------------------------------------------------------------

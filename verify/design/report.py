@@ -50,6 +50,8 @@ from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_le
 from pufferfish.verify.report import Explained, table
 
 COMPOSABLE_MODES = ("none", "dp-style", "nfc")
+"""The values of ``composable`` (``design --composable``): no constraint beyond Pufferfish,
+DP-style constraints, or design then certify with the NfC programs."""
 
 
 @dataclass(frozen=True, repr=False)

@@ -28,6 +28,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.translation import CurvePoint, LogValue
 
 CURVE_FILE_VERSION = 1
+"""The version key of the curve file (``"influence_curve": 1``); another version is refused."""
 
 
 def read_curve_file(path: str | os.PathLike) -> tuple[list[CurvePoint], int | None, bool]:

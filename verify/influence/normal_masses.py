@@ -44,6 +44,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, rational_interval
 
 DEFAULT_BITS = 128
+"""Working precision (bits) of the normal-tail enclosures."""
 _SERIES_LIMIT = 6
 _FRACTION_DEPTH = 60
 
@@ -284,6 +285,8 @@ class IntervalBackend:
 
 
 BACKENDS = {"arb": ArbBackend, "mpmath-iv": IntervalBackend}
+"""The interval backends by name: python-flint's arb balls (the default) and mpmath's interval
+arithmetic (the slower reference they are tested against)."""
 
 
 __all__ = ["ArbBackend", "BACKENDS", "DEFAULT_BITS", "IntervalBackend"]

@@ -74,6 +74,8 @@ from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 from pufferfish.verify.report import Explained
 
 PAPER = paper("001").key
+"""The key of the multi-user paper (:data:`pufferfish.bibliography.PAPERS`), the ``paper`` of
+the JSON output; its ``citation`` is written by :func:`pufferfish.bibliography.cite`."""
 
 
 @dataclass(frozen=True)

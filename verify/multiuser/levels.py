@@ -56,6 +56,8 @@ MINIMAL_TOLERANCE = Fraction(1, 2 ** 20)
 
 @dataclass(frozen=True)
 class DirectionBound:
+    """The certified supremum of the density ratio for one direction of one secret pair."""
+
     pair: str
     first: str
     second: str

@@ -49,7 +49,10 @@ from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_RUNS = 200
+"""The most runs a composition attack tries, and the default number of repeated runs whose exact
+levels are computed."""
 DEFAULT_MAX_MULTISETS = 10**6
+"""The most output multisets the exact levels of repeated runs may enumerate (refused above)."""
 
 
 @dataclass(repr=False, frozen=True)

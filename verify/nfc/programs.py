@@ -72,11 +72,17 @@ from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
+"""The most LP coefficients ``log P(ω|D)`` the programs may hold (refused above)."""
 SOLVER_TOLERANCE = 1e-6
+"""Relative gap between the solver's primal and dual values accepted as agreement; the value
+itself is certified afterwards, never taken from the solver."""
 DEFAULT_MAX_SUPPORTS = 10**4
+"""The most minimal supports of ``θ(·|s2)`` enumerated over an interval family (refused above)."""
 INFINITE_STATUS = "not solved: every dataset of the second secret is ruled out (value +inf)"
+"""The solver status of a program whose value is +inf without solving it."""
 
-OutputKey = tuple  # (mechanism name, output)
+OutputKey = tuple
+"""An output of the joint release, keyed as ``(mechanism name, output)``."""
 
 
 @dataclass(frozen=True)

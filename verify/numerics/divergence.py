@@ -37,6 +37,7 @@ from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, inter
 from pufferfish.verify.numerics.levels import rational_plus_log_sign
 
 DEFAULT_BITS = 96
+"""Precision (bits) of the certified interval when ``e^ε`` is irrational."""
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,11 @@ from pufferfish.models.universe import Dataset
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_STATES = 10**6
+"""The most non-revealing sets of outputs the exact computation may visit (refused above)."""
 
 ClassOf = Callable[[Dataset], Hashable]
+"""A function naming the class of a dataset: what the runs must reveal (the dataset itself, or
+the secret of a pair)."""
 
 
 @dataclass(repr=False, frozen=True)

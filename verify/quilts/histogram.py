@@ -145,6 +145,8 @@ class HistogramMechanism(Explained):
 
 
 HISTOGRAM_METHODS = ("approx", "fast", "exact")
+"""How σ_max is computed for the histogram: Lemma B.4's bounds (Algorithms 3–4), Algorithm 5
+with the bounds, or the exact max-influence (MQMExact)."""
 
 
 def histogram_mechanism(length: int, epsilon: Budget | str, *, states: Sequence[object] | None = None,

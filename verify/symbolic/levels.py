@@ -151,6 +151,9 @@ class LeakageZeroSet:
 
 @dataclass(frozen=True)
 class MechanismSymbolic:
+    """One mechanism's closed forms: its Pufferfish level, its DP level (when computed) and the
+    parameter values where it leaks nothing."""
+
     name: str
     pufferfish: SymbolicLevel
     dp: SymbolicLevel | None

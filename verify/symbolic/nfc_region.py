@@ -86,6 +86,7 @@ CERTIFICATION = ("certified numerically, not exact: the NfC value is the optimum
                  "programs in logarithms of the probabilities, only piecewise a function of the "
                  "parameters; each box is decided by rational LP certificates (α, β) whose "
                  "bounds are verified over the whole box with interval arithmetic")
+"""What ``composes --region`` certifies, as its reports state it."""
 
 KINDS = ("holds", "fails", "boundary")
 

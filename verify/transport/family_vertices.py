@@ -48,6 +48,7 @@ from pufferfish.models.priors import IntervalBlock, IntervalFamily
 from pufferfish.models.universe import Dataset
 
 DEFAULT_MAX_VERTICES = 100_000
+"""The most vertices of an interval family's polytope that are enumerated (refused above)."""
 
 
 def block_mass_vertices(blocks: tuple[IntervalBlock, ...]) -> list[tuple[Fraction, ...]]:

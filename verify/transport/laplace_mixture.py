@@ -81,6 +81,7 @@ MAX_BITS = 1 << 13
 """Precision limit (bits) for refining a comparison before answering ``undecided``."""
 
 Measure = Mapping[Fraction, Fraction]
+"""A finite measure on the line: point → mass (a conditional distribution of the query)."""
 
 
 # ------------------------------------------------------------------------------------------------
