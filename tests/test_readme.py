@@ -128,6 +128,16 @@ def test_the_readme_has_command_blocks_and_a_python_example():
     assert len(SHELL) >= 10 and PYTHON
 
 
+def test_the_readme_tells_the_distribution_name_from_the_import_name():
+    import tomllib
+
+    name = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert name == "pufferfish-verifier"
+    assert f"`pip install {name}`" in text and "`import pufferfish`" in text
+    assert "`pip install pufferfish` would install an unrelated project" in text
+
+
 def test_a_python_example_builds_audits_and_plots_a_model():
     code = "\n".join(line for block in PYTHON for line in block.lines)
     for step in ("PufferfishModel.build(", "pufferfish.audit(", "new_figure(", "finish("):
