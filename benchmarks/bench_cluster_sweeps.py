@@ -14,12 +14,12 @@ Instances (every entry's value a secret, ``entry_pairs``):
 * **structured chain curve**: the same two priors on ``--chain`` entries, ``b ≤ 40``; neither
   prior starts stationary, so each position has its own side tables (one group per position and
   value pair, about four tasks per worker);
-* **MQM over a chain family**: MQMExact (``002_e1f2e9a9937b8cda.txt`` Algorithm 3) on two
-  slow-mixing binary chains of ``--mqm-length`` nodes at ε = 1, runs of nodes cut by estimated
-  cost as tasks (:mod:`pufferfish.verify.quilts.chain_runs`).  The run also prints the runs
-  (first node, length, predicted cost) and, for the float tables shared by the quilts of all
-  nodes, times building them against shipping them: ``shared=`` (built once in the driver,
-  scattered) against rebuilt in every task.
+* **MQM over a chain family**: MQMExact (Wang et al., Privacy-Preserving Analysis of Correlated
+  Data, Algorithm 3) on two slow-mixing binary chains of ``--mqm-length`` nodes at ε = 1, runs of
+  nodes cut by estimated cost as tasks (:mod:`pufferfish.verify.quilts.chain_runs`).  The run also
+  prints the runs (first node, length, predicted cost) and, for the float tables shared by the
+  quilts of all nodes, times building them against shipping them: ``shared=`` (built once in the
+  driver, scattered) against rebuilt in every task.
 
 Each timed with ``time.perf_counter`` after the model is parsed and the cluster has started; the
 speed-up is one process's time over the cluster's.

@@ -1,4 +1,5 @@
-"""Timing of the optimal-composition formula (004 ref. [6], Murtagh–Vadhan Theorem 1.5).
+"""Timing of the optimal-composition formula (Murtagh–Vadhan Theorem 1.5, reference [6] of Zhang
+et al., Differential Confounding Privacy and Inverse Composition).
 
 Compares the grouped formula of :func:`pufferfish.verify.dcp.composition.optimal_composition_ratio` (equal
 levels collapsed into binomial counts) with the baseline that enumerates all 2^k outputs of the

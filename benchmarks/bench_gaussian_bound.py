@@ -1,5 +1,5 @@
-"""Benchmark: certified Gaussian a†(L) / a*(b) (000_65109fe28ca61d17.txt §6.3, Example 6.2,
-Theorem 9) against the numerical grid of the same quantities, in the same run.
+"""Benchmark: certified Gaussian a†(L) / a*(b) (Bai et al., Composition for Pufferfish Privacy,
+§6.3, Example 6.2, Theorem 9) against the numerical grid of the same quantities, in the same run.
 
 Sizes (γ = 5, δ = 1/10 as in the paper):
 

@@ -1,5 +1,5 @@
 """Benchmark: structured Markov-chain a(b) curve vs brute force over splits
-(000_65109fe28ca61d17.txt §6.2 Definition 7, §6.3 Example 6.1).
+(Bai et al., Composition for Pufferfish Privacy, §6.2 Definition 7, §6.3 Example 6.1).
 
 Sizes: binary chain p = 4/5, q = 9/10 (stationary start), the secret pair of the middle node
 (both directions), every b, chain lengths T = 6..12 for the brute force (2^T datasets, C(T, b)

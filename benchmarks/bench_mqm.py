@@ -2,9 +2,10 @@
 
 Run as ``.venv/bin/python benchmarks/bench_mqm.py`` from the repository root (never run by CI).
 
-Instances (``002_e1f2e9a9937b8cda.txt`` §4.1): a binary chain p0 = 9/10, p1 = 4/5 started uniform,
-and a 10-state reversible chain (random symmetric integer weights, diagonal boosted, seed 1)
-started uniform; T = 100, 1 000, 10 000; ε = 1.  σ_max over **every** node (Algorithm 3).
+Instances (Wang et al., Privacy-Preserving Analysis of Correlated Data, §4.1): a binary chain
+p0 = 9/10, p1 = 4/5 started uniform, and a 10-state reversible chain (random symmetric integer
+weights, diagonal boosted, seed 1) started uniform; T = 100, 1 000, 10 000; ε = 1.  σ_max over
+**every** node (Algorithm 3).
 
 Timed side by side (``time.perf_counter``):
 

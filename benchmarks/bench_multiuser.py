@@ -1,5 +1,6 @@
 """Benchmark: exact conditional distributions and calibration for multi-user systems
-(``001_3a97785a86d61e37.txt`` §3–4; :mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.multiuser`).
+(Ding et al., Multi-user Pufferfish Privacy, §3–4; :mod:`pufferfish.models.multiuser`,
+:mod:`pufferfish.verify.multiuser`).
 
 Sizes: n users with values in {0, ..., 10} and random rational probabilities (denominators <= 60),
 presence 1 (marginal reading), one protected user with P and Q on {0..10}.  For each n the exact

@@ -1,4 +1,4 @@
-"""Benchmark of the NfC programs (000_65109fe28ca61d17.txt §5.1, Theorem 4).
+"""Benchmark of the NfC programs (Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4).
 
 A model with one secret attribute ``s`` (2 values) and one attribute ``y`` with ``Y`` values, so
 each secret holds on ``Y`` datasets, and a random mechanism with ``K`` outputs and no zero entries.

@@ -3,8 +3,9 @@
 Run as ``.venv/bin/python benchmarks/bench_symbolic_nfc.py`` from the repository root (never run
 by CI).  The model is the parametric quickstart (randomized response with keep ``p``, the sticky
 chain with stay ``q``, both in [1/2, 1]) and the budget log(3); the mechanisms are ``rr`` and
-``sum`` together (000 §5.1, Theorem 4).  Each instance is measured with time.process_time in the
-same run as its baseline (CPU time of the process, time.process_time):
+``sum`` together (Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4).  Each instance
+is measured with time.process_time in the same run as its baseline (CPU time of the process,
+time.process_time):
 
 * **one parameter** (``q = 9/10``): ``composes --region`` with boundary boxes narrower than
   ``w = 1/128`` and ``1/512`` against the grid of point computations (``nfc_programs`` on the

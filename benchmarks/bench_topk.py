@@ -1,5 +1,5 @@
-"""Benchmark: time per trial of each Top-K mechanism (000_65109fe28ca61d17.txt §7.1.3), and the
-one-off setup (prior fit, certified a(b) curve, MQM calibration).
+"""Benchmark: time per trial of each Top-K mechanism (Bai et al., Composition for Pufferfish
+Privacy, §7.1.3), and the one-off setup (prior fit, certified a(b) curve, MQM calibration).
 
 Sizes: the default synthetic shapes of ``pufferfish.proofs_check.paper_000.topk.sequences.SHAPES`` — check-ins (78 states, 12
 countries, 150 users each, test sequences of at most 40 entries) and activities (11 states, 4 age

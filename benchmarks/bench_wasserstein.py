@@ -1,5 +1,6 @@
 """Benchmark: exact W∞ and the certified Laplace-mixture supremum (pufferfish.verify.transport.w_infinity,
-pufferfish.verify.transport.laplace_level; ``002_e1f2e9a9937b8cda.txt`` §3).
+pufferfish.verify.transport.laplace_level; Wang et al., Privacy-Preserving Analysis of Correlated
+Data, §3).
 
 Run as ``.venv/bin/python benchmarks/bench_wasserstein.py`` from the repository root (never run by
 CI).  Options: ``--sizes 10,40,120`` (atoms per distribution), ``--repeats R`` (best of R),

@@ -1,7 +1,7 @@
 """The nouns of the toolkit: exact finite models of Pufferfish privacy.
 
-See ``DESIGN.md`` (layout, exactness policy) and ``000_65109fe28ca61d17.txt`` §2 for the
-definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
+See ``DESIGN.md`` (layout, exactness policy) and Bai et al., Composition for Pufferfish Privacy, §2
+for the definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
 """
 
 from pufferfish.models.distribution import Distribution, product_distribution

@@ -1,8 +1,8 @@
 """Bayesian networks and Markov chains with exact conditional probability tables.
 
-Setting of ``002_e1f2e9a9937b8cda.txt`` §4 ("The Setting"): data ``X = (X_1, ..., X_n)`` whose
-dependence is a known Bayesian network ``G = (X, E)``; each ``θ ∈ Θ`` is a set of CPTs over the same
-graph.  This module holds the nouns:
+Setting of Wang et al., Privacy-Preserving Analysis of Correlated Data, §4 ("The Setting"): data
+``X = (X_1, ..., X_n)`` whose dependence is a known Bayesian network ``G = (X, E)``; each ``θ ∈ Θ``
+is a set of CPTs over the same graph.  This module holds the nouns:
 
 * :class:`BayesNet` — a networkx ``DiGraph`` plus, for every node, a finite domain and a CPT
   ``P(X_v | parents(v))`` of exact :class:`~fractions.Fraction` probabilities.  Marginals and
@@ -111,7 +111,8 @@ class Factor:
 
 @dataclass(frozen=True)
 class BayesNet:
-    """A Bayesian network with exact CPTs (``002_e1f2e9a9937b8cda.txt`` §4, "The Setting").
+    """A Bayesian network with exact CPTs (Wang et al., Privacy-Preserving Analysis of Correlated
+    Data, §4, "The Setting").
 
     ``cpts[v]`` maps a tuple of parent values (in ``parents(v)`` order, the order of
     ``graph.predecessors`` sorted by the node order given at construction) to the distribution of
@@ -301,7 +302,8 @@ class BayesNet:
 
 @dataclass(frozen=True)
 class BayesNetFamily:
-    """A finite family Θ of CPT sets over one graph (``002_e1f2e9a9937b8cda.txt`` §4).
+    """A finite family Θ of CPT sets over one graph (Wang et al., Privacy-Preserving Analysis of
+    Correlated Data, §4).
 
     All members share the graph, the parent order and the domains.
     """
@@ -388,7 +390,8 @@ def solve_stationary(matrix: Matrix) -> tuple[Fraction, ...]:
 
 @dataclass(frozen=True)
 class MarkovChain:
-    """A homogeneous Markov chain ``X_1 → ... → X_T`` (``002_e1f2e9a9937b8cda.txt`` §4.1).
+    """A homogeneous Markov chain ``X_1 → ... → X_T`` (Wang et al., Privacy-Preserving Analysis of
+    Correlated Data, §4.1).
 
     ``matrix[x][y] = P(X_{t+1} = states[y] | X_t = states[x])``.  ``initial`` is the distribution
     of ``X_1`` as a tuple over ``states``, or ``None`` for "any initial distribution" (the §5

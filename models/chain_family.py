@@ -1,4 +1,5 @@
-"""Families of Markov chains: the prior class Θ of ``002_e1f2e9a9937b8cda.txt`` §4.1 and §5.
+"""Families of Markov chains: the prior class Θ of Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §4.1 and §5.
 
 A :class:`ChainFamily` is a finite set of homogeneous Markov chains over the same states and
 length, with a rule for the initial distribution.  The §5 family of binary chains whose two
@@ -8,7 +9,7 @@ box have closed forms (:func:`binary_box_parameters`).  For any family of revers
 :func:`chain_family_parameters` certifies ``(π_Θ, g_Θ)`` from the exact transition matrices.
 
 (Not to be confused with :class:`pufferfish.models.priors.IntervalFamily`, the prior family of
-``000_65109fe28ca61d17.txt`` Example 4.3.)
+Bai et al., Composition for Pufferfish Privacy, Example 4.3.)
 
 >>> family = binary_grid_family("1/4", "3/4", 5, "1/4")
 >>> len(family.members), family.length, family.initial

@@ -1,12 +1,13 @@
 """The finite model of Differential Confounding Privacy (DCP).
 
-Source: ``004_acc5641f8e5f8c79.txt`` §II (the pair ``{θ, G}``, equation (2), Definition 1).  A
-secret ``S`` and a dataset ``X`` are jointly distributed, ``P_θ(s, x)``; a mechanism sees only the
-dataset, ``γ(y | x)``; two secrets are *adjacent* when the metric ``D(s, s' | θ) <= d`` — here the
-adjacency ``Q`` is given directly as a list of secret pairs, the word ``"all"``, or a networkx
-graph whose edges are the pairs.  Every pair is checked in both directions (equation (3) takes
-the supremum over ``Q``, and a metric is symmetric), and only secrets with ``P_θ(s) > 0`` are
-constrained (§II: "for any s, s' with P_θ(s) > 0 and P_θ(s') > 0").
+Source: Zhang et al., Differential Confounding Privacy and Inverse Composition, §II (the pair
+``{θ, G}``, equation (2), Definition 1).  A secret ``S`` and a dataset ``X`` are jointly
+distributed, ``P_θ(s, x)``; a mechanism sees only the dataset, ``γ(y | x)``; two secrets are
+*adjacent* when the metric ``D(s, s' | θ) <= d`` — here the adjacency ``Q`` is given directly as a
+list of secret pairs, the word ``"all"``, or a networkx graph whose edges are the pairs.  Every pair
+is checked in both directions (equation (3) takes the supremum over ``Q``, and a metric is
+symmetric), and only secrets with ``P_θ(s) > 0`` are constrained (§II: "for any s, s' with P_θ(s) >
+0 and P_θ(s') > 0").
 
 Everything is exact: the joint is a :class:`~pufferfish.models.distribution.Distribution` over ``(s, x)``
 pairs, each mechanism row a :class:`Distribution` over outputs.  The randomized mapping ``G`` of
@@ -39,7 +40,8 @@ Output = Hashable
 class DatasetKernel:
     """A mechanism ``M(γ): X -> Y`` given by one exact output distribution per dataset.
 
-    ``rows[x]`` is ``γ(· | x)`` (004 §II, the density ``γ: X -> Δ(Y)``).  Cost of a lookup: O(1).
+    ``rows[x]`` is ``γ(· | x)`` (Zhang et al., Differential Confounding Privacy and Inverse
+    Composition, §II, the density ``γ: X -> Δ(Y)``).  Cost of a lookup: O(1).
 
     >>> k = DatasetKernel.build("coin", {"a": {0: "3/4", 1: "1/4"}, "b": {0: "1/4", 1: "3/4"}})
     >>> k.row("b").prob(1), k.outputs
@@ -117,7 +119,8 @@ def adjacency_pairs(adjacency: object, secrets: Iterable[SecretLabel],
 
 @dataclass(frozen=True, eq=False)
 class DCPModel:
-    """A finite ``{θ, G}`` with its adjacency ``Q`` and the mechanisms under audit (004 §II).
+    """A finite ``{θ, G}`` with its adjacency ``Q`` and the mechanisms under audit (Zhang et al.,
+    Differential Confounding Privacy and Inverse Composition, §II).
 
     ``joint`` is ``P_θ`` over ``(secret, dataset)`` tuples; ``secrets`` and ``datasets`` fix the
     order used in reports (they may include labels of probability zero); ``pairs`` are unordered.

@@ -1,4 +1,5 @@
-"""Mechanisms as exact kernels: dataset → distribution over outputs (``000_65109fe28ca61d17.txt`` §2).
+"""Mechanisms as exact kernels: dataset → distribution over outputs (Bai et al., Composition for
+Pufferfish Privacy, §2).
 
 A mechanism ``M`` maps each dataset ``D`` to the exact distribution of ``M(D)``.  Constructors:
 

@@ -1,9 +1,9 @@
 """The Pufferfish model: universe, prior family Θ, secrets, secret pairs 𝕊 and mechanisms.
 
 This is the in-memory form of a model file (DESIGN.md, "Model files"), the instantiation of
-Definition 5 of ``000_65109fe28ca61d17.txt`` §2.2: a set Θ of priors, a set 𝕊 of secret pairs, and
-the mechanisms to audit; optionally the neighbour relation their DP levels are taken under
-(Definitions 1–3, §2.1; :mod:`pufferfish.models.neighbours`).
+Definition 5 of Bai et al., Composition for Pufferfish Privacy, §2.2: a set Θ of priors, a set 𝕊 of
+secret pairs, and the mechanisms to audit; optionally the neighbour relation their DP levels are
+taken under (Definitions 1–3, §2.1; :mod:`pufferfish.models.neighbours`).
 """
 
 from __future__ import annotations

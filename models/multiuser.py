@@ -1,5 +1,6 @@
 """Multi-user systems: users who report a value or are absent, and their aggregate
-(``001_3a97785a86d61e37.txt`` §3, §3.1, Table 1, equations (7)–(9); §4, the four pair sets).
+(Ding et al., Multi-user Pufferfish Privacy, §3, §3.1, Table 1, equations (7)–(9); §4, the four pair
+sets).
 
 The system (§3).  Users ``i ∈ 𝒱``; user ``i`` is present with probability ``ζ_i`` and, when
 present, reports ``D_i ~ P_i`` (a finite distribution on rational values).  The query answer is
@@ -72,6 +73,7 @@ from fractions import Fraction
 from functools import reduce
 from math import gcd, lcm
 
+from pufferfish.bibliography import paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.numbers import fraction_str, probability
@@ -81,7 +83,7 @@ PAIR_SETS = ("ab", "a-absent", "P-absent", "PQ")
 """The four secret pair sets of §4: 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q}."""
 
 OTHERS_POLICIES = ("marginal", "present")
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 """Neighbour relations of differential privacy, as data.
 
-Definitions 1–3 of Bai, He, Gu, Kifer and Maeng, *Composition for Pufferfish Privacy*
-(``000_65109fe28ca61d17.txt`` §2.1) bound ``Pr[M(D) = ω] <= e^ε Pr[M(D') = ω]`` for every pair of
-*neighbouring* datasets ``D, D'`` and every output ω; what a DP guarantee protects is decided by
-the neighbour relation.  A relation here is symmetric and irreflexive (a pair is compared in both
-orders, a dataset is never its own neighbour).  The relations, with the text form used by the
-command line (``audit --neighbours``), Python (``relation=``) and the model file's optional
-``"neighbours"`` key:
+Definitions 1–3 of Bai, He, Gu, Kifer and Maeng, *Composition for Pufferfish Privacy* (§2.1)
+bound ``Pr[M(D) = ω] <= e^ε Pr[M(D') = ω]`` for every pair of *neighbouring* datasets ``D, D'``
+and every output ω; what a DP guarantee protects is decided by the neighbour relation.  A
+relation here is symmetric and irreflexive (a pair is compared in both orders, a dataset is never
+its own neighbour).  The relations, with the text form used by the command line
+(``audit --neighbours``), Python (``relation=``) and the model file's optional ``"neighbours"``
+key:
 
 * ``entry`` — Definition 2: ``D, D'`` differ in exactly one attribute.
 * ``record`` — Definition 1: ``D, D'`` differ only inside one person's record (the model's
@@ -94,7 +94,8 @@ class NeighbourRelation(ABC):
 
 @dataclass(frozen=True)
 class StandardRelation(NeighbourRelation):
-    """``entry``, ``record`` or ``group:K`` (Definitions 2, 1 and 3 of 000 §2.1).
+    """``entry``, ``record`` or ``group:K`` (Definitions 2, 1 and 3 of Bai et al., Composition for
+    Pufferfish Privacy, §2.1).
 
     >>> StandardRelation("group", 2).label, StandardRelation("group", 2).to_json()
     ('group 2', 'group:2')

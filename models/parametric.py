@@ -13,9 +13,9 @@ Validation is symbolic, over the whole box of parameter values:
 
 * every distribution (a prior's table, an attribute's values, a Markov row, a mechanism row, a
   post-processing row) sums to 1 *identically*, as a rational function;
-* every interval of an interval family (``000_65109fe28ca61d17.txt`` §4, Example 4.3) is
-  nonempty on the whole box, ``lower <= upper``, and admits a distribution, ``Σ lower <= 1 <=
-  Σ upper`` (proved as the entries are, its ends being entries in [0, 1]);
+* every interval of an interval family (Bai et al., Composition for Pufferfish Privacy, §4,
+  Example 4.3) is nonempty on the whole box, ``lower <= upper``, and admits a distribution,
+  ``Σ lower <= 1 <= Σ upper`` (proved as the entries are, its ends being entries in [0, 1]);
 * every entry is defined and nonnegative on the whole box (``alpha`` strictly below 1):
   proved exactly for one parameter (real-root isolation of the numerator and denominator,
   :mod:`pufferfish.models.polynomials`), and for several by rational interval bounds on boxes
@@ -460,9 +460,10 @@ def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> N
 
 
 def _validate_interval_families(model: ParametricModel) -> None:
-    """Every block interval of an interval family (000 §4, Example 4.3) is nonempty on the whole
-    box (``upper − lower >= 0``) and every secret's intervals admit a distribution there
-    (``Σ lower <= 1 <= Σ upper``), each proved like the entries (ends in [0, 1] are entries)."""
+    """Every block interval of an interval family (Bai et al., Composition for Pufferfish Privacy,
+    §4, Example 4.3) is nonempty on the whole box (``upper − lower >= 0``) and every secret's
+    intervals admit a distribution there (``Σ lower <= 1 <= Σ upper``), each proved like the entries
+    (ends in [0, 1] are entries)."""
     box = model.box
     for name, prior in (model.data.get("priors") or {}).items():
         if not (isinstance(prior, dict) and isinstance(prior.get("interval"), dict)):

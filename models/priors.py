@@ -1,4 +1,5 @@
-"""Priors over datasets and prior families Θ (``000_65109fe28ca61d17.txt`` §2, §4 Example 4.3).
+"""Priors over datasets and prior families Θ (Bai et al., Composition for Pufferfish Privacy, §2, §4
+Example 4.3).
 
 A prior θ is a distribution over the universe 𝒰.  Four kinds are built in:
 
@@ -409,7 +410,8 @@ class IntervalBlock:
 
 @dataclass(frozen=True)
 class IntervalFamily:
-    """The prior family of Example 4.3 (``000_65109fe28ca61d17.txt`` §4), generalised.
+    """The prior family of Example 4.3 (Bai et al., Composition for Pufferfish Privacy, §4),
+    generalised.
 
     For each secret ``s`` named in ``blocks``, the datasets where ``s`` holds are partitioned into
     blocks ``B_1..B_k`` with intervals ``[l_j, u_j]``; the family contains every prior θ whose

@@ -1,4 +1,4 @@
-"""Potential secrets and secret pairs (``000_65109fe28ca61d17.txt`` §2).
+"""Potential secrets and secret pairs (Bai et al., Composition for Pufferfish Privacy, §2).
 
 A potential secret ``s`` is a named statement about the dataset; ``s(D) = true`` says it holds in
 dataset ``D``.  Secrets are given as a conjunction of conditions ``attribute = value`` /

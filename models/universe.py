@@ -1,12 +1,13 @@
 """Datasets, universes of datasets and records.
 
-A *dataset* is a tuple of attribute values, one per attribute (``000_65109fe28ca61d17.txt`` §2:
-"the dataset will be a table where rows are records and columns are attributes").  A
-:class:`Universe` is the set 𝒰 of possible datasets: either the product of the attribute domains
-(``"all"``) or an explicit list.  A universe is never enumerated when it is built: its size is
-computed arithmetically, and only computations that need every dataset call :meth:`Universe.datasets`,
-which refuses (with the size and the limit) a universe larger than the limit.  A Markov-chain model
-over thousands of attributes therefore loads instantly and serves structured algorithms.
+A *dataset* is a tuple of attribute values, one per attribute (Bai et al., Composition for
+Pufferfish Privacy, §2: "the dataset will be a table where rows are records and columns are
+attributes").  A :class:`Universe` is the set 𝒰 of possible datasets: either the product of the
+attribute domains (``"all"``) or an explicit list.  A universe is never enumerated when it is built:
+its size is computed arithmetically, and only computations that need every dataset call
+:meth:`Universe.datasets`, which refuses (with the size and the limit) a universe larger than the
+limit.  A Markov-chain model over thousands of attributes therefore loads instantly and serves
+structured algorithms.
 
 *Records* say which attributes belong to one person (Definition 1's "one person's record"); by
 default every attribute is its own record, so per-record and per-entry DP coincide.

@@ -6,4 +6,4 @@ The claims of each paper register when its package is imported;
 """
 
 PAPER_PACKAGES = ("paper_000", "paper_001", "paper_002", "paper_004")
-"""The packages that register claims, one per paper file (``../shared/papers/INDEX.md``)."""
+"""The packages that register claims, one per paper (:data:`pufferfish.bibliography.PAPERS`)."""

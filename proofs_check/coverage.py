@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pufferfish.bibliography import cite
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.verify.report import Explained
@@ -87,7 +88,7 @@ class PaperCoverage(Explained):
 
     def to_dict(self) -> dict:
         percent = self.percent
-        return {"package": self.package, "paper": self.paper,
+        return {"package": self.package, "paper": self.paper, "citation": cite(self.paper),
                 "statements_module": self.statements is not None,
                 "statements": [s.to_dict() for s in self.statements or ()],
                 "covered": self.covered, "checkable": len(self.checkable),
@@ -99,9 +100,9 @@ class PaperCoverage(Explained):
 
     def explain(self) -> str:
         if self.statements is None:
-            return (f"{self.paper}: no statements module "
+            return (f"{cite(self.paper)}: no statements module "
                     f"(pufferfish.proofs_check.{self.package}.statements); coverage unknown")
-        lines = [f"{self.paper}: {self.covered} of {len(self.checkable)} checkable numbered "
+        lines = [f"{cite(self.paper)}: {self.covered} of {len(self.checkable)} checkable numbered "
                  f"statements checked by claims ({float(self.percent or 0):.0f}%); "
                  f"{len(self.statements) - len(self.checkable)} state nothing to check"]
         for s in self.statements:
@@ -176,6 +177,7 @@ def coverage_report(paper: str | None = None) -> CoverageReport:
             tuple(sorted(named - registered)),
             () if statements is None else tuple(c.id for c in own if c.id not in named)))
     if not papers:
+        known = [p.removeprefix("paper_") for p in PAPER_PACKAGES]
         raise ModelError(f"no paper {paper!r}; the papers are "
-                         f"{[p.removeprefix('paper_') for p in PAPER_PACKAGES]}", "--paper")
+                         f"{'; '.join(f'{n} ({cite(n)})' for n in known)}", "--paper")
     return CoverageReport(tuple(papers), counted)

@@ -9,12 +9,14 @@ instances — by paper and claim id, with its first counterexample or open inter
 reported it.
 
 >>> print(findings_markdown({"claims": 1, "instances": 3, "results": [
-...     {"id": "x.thm1", "paper": "000_x.txt", "section": "§1", "status": "holds",
+...     {"id": "x.thm1", "paper": "000", "section": "§1", "status": "holds",
 ...      "instances": 3, "violated": 0, "undecided": 0, "errors": 0}]}))
 1 claims on 3 instances: every claim holds.
 """
 
 from __future__ import annotations
+
+from pufferfish.bibliography import cite
 
 DETAIL_LENGTH = 220
 """Characters of a counterexample's description shown in the table (the JSON has it all)."""
@@ -36,8 +38,8 @@ def findings_markdown(document: dict) -> str:
              "| claim | paper, section | result | first counterexample or open case |",
              "|---|---|---|---|"]
     for r in failing:
-        paper = r["paper"].split("_", 1)[0]
-        lines.append(f"| `{r['id']}` | {paper} {r['section']} | {_result(r)} | "
+        source = cite(f"{r['paper']} {r['section']}")
+        lines.append(f"| `{r['id']}` | {source} | {_result(r)} | "
                      f"{_cell(_detail(r))} |")
     return "\n".join(lines)
 

@@ -1,7 +1,8 @@
 """The claim registry: the papers' statements as executable checks (DESIGN.md, ``proofs_check/``).
 
 A :class:`Claim` is one checkable statement of a paper: an id (``000.thm1.zero_leakage``), the
-paper's file name (as ``../shared/papers/INDEX.md`` names it), the section, the statement in
+paper's key (:data:`pufferfish.bibliography.PAPERS`; :attr:`Claim.citation` writes it readably),
+the section, the statement in
 words, a generator of finite :class:`Instance` s covering the statement's parameter range, and a
 check that decides the statement on one instance and returns a :class:`ClaimOutcome`.  When the
 statement fails, the outcome carries a counterexample: a model dict (a valid model file, see
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pufferfish.bibliography import cite
 from pufferfish.models.errors import ModelError
 
 
@@ -134,9 +136,16 @@ class Claim:
     """Claims with the same non-empty ``shares`` build one per-process cache (e.g. a fitted
     prior and its samples): a sweep on a cluster runs them in one task so it is built once."""
 
+    @property
+    def citation(self) -> str:
+        """The paper and section written readably (:func:`pufferfish.bibliography.cite`), e.g.
+        ``Bai et al., Composition for Pufferfish Privacy, §4, Theorem 1``; ``paper`` is the key."""
+        return cite(f"{self.paper} {self.section}")
+
     def to_dict(self) -> dict:
-        return {"id": self.id, "paper": self.paper, "section": self.section,
-                "statement": self.statement, "observation": self.observation}
+        return {"id": self.id, "paper": self.paper, "citation": self.citation,
+                "section": self.section, "statement": self.statement,
+                "observation": self.observation}
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -169,16 +178,18 @@ def _paper_matches(claim: Claim, paper: str) -> bool:
 def claims_for(paper: str | None = None, claim_id: str | None = None) -> list[Claim]:
     """The registered claims of ``paper`` and/or with id ``claim_id`` (all claims if neither).
 
-    ``paper`` is the paper's file name (``000_65109fe28ca61d17.txt``), its stem, or its number
-    (``000``).  An unknown paper or id raises :class:`ModelError` naming the known ones.
+    ``paper`` is the paper's key (its file name, as :data:`pufferfish.bibliography.PAPERS` holds
+    it), its stem, or its number (``000``).  An unknown paper or id raises :class:`ModelError`
+    naming the known ones.
     """
     claims = all_claims()
     if paper is not None:
         selected = [c for c in claims if _paper_matches(c, paper)]
         if not selected:
             papers = sorted({c.paper for c in claims})
+            known = "; ".join(f"{key[:3]} ({cite(key)})" for key in papers)
             raise ModelError(f"no claims registered for paper {paper!r}; the papers with claims "
-                             f"are {papers}", "--paper")
+                             f"are {known}", "--paper")
         claims = selected
     if claim_id is not None:
         selected = [c for c in claims if c.id == claim_id]
@@ -214,7 +225,7 @@ def violation(claim_id: str, paper: str, instance: Instance, detail: str, model:
     A statement about no finite model (a continuous prior, a printed algorithm's parameters)
     carries the instance's parameters instead, as exact strings, so the run can be reproduced.
     """
-    description = f"counterexample to {claim_id} ({paper}): {instance.label}: {detail}"
+    description = f"counterexample to {claim_id} ({cite(paper)}): {instance.label}: {detail}"
     if model is None:
         return ClaimOutcome(False, detail, {"description": description,
                                             "instance": jsonable_parameters(instance.params)})

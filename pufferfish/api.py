@@ -128,10 +128,10 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
 
     ``mechanisms`` (``audit --mechanism``): audit only these, and their joint release when there
     are two or more.  ``neighbours`` (``audit --neighbours``): the relations of the DP levels
-    (Definitions 1–3 of ``000_65109fe28ca61d17.txt`` §2.1 with these neighbours; the forms of
-    :mod:`pufferfish.models.neighbours`: ``"entry"``, ``"record"``, ``"group:K"``, ``"linf:K"``,
-    ``"l1:K"``, ``"add_remove:VALUE"``, ``{"pairs": [[D, D'], ...]}``); default the model's
-    ``neighbours``, else per entry (and per record).  With ``epsilon`` and/or ``epsilon_dp``
+    (Definitions 1–3 of Bai et al., Composition for Pufferfish Privacy, §2.1 with these neighbours;
+    the forms of :mod:`pufferfish.models.neighbours`: ``"entry"``, ``"record"``, ``"group:K"``,
+    ``"linf:K"``, ``"l1:K"``, ``"add_remove:VALUE"``, ``{"pairs": [[D, D'], ...]}``); default the
+    model's ``neighbours``, else per entry (and per record).  With ``epsilon`` and/or ``epsilon_dp``
     (``audit --epsilon-dp``, every DP level), ``result.holds`` says whether every budget given is
     met; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
     ``with pufferfish.verify.execution.engine_from(workers=2) as engine: audit(..., engine=engine)``.
@@ -162,7 +162,8 @@ def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
                      epsilon: BudgetSource | None = None, *,
                      max_datasets: int = DEFAULT_MAX_DATASETS,
                      max_outputs: int = DEFAULT_MAX_OUTPUTS):
-    """The exact Pufferfish level of one mechanism (``000_65109fe28ca61d17.txt`` Definition 5).
+    """The exact Pufferfish level of one mechanism (Bai et al., Composition for Pufferfish Privacy,
+    Definition 5).
 
     >>> pufferfish_level("quickstart.json", "rr").max_ratio
     Fraction(12, 1)
@@ -178,11 +179,11 @@ def dp_level(model: ModelSource, mechanism: str | Mechanism, relation=None,
              epsilon: BudgetSource | None = None, *, max_datasets: int = DEFAULT_MAX_DATASETS,
              max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS):
     """The exact DP level of one mechanism over the model's universe for a neighbour relation
-    (``000_65109fe28ca61d17.txt`` §2.1, Definitions 1–3: ``max Pr[M(D) = ω] / Pr[M(D') = ω]``
-    over neighbouring ``D, D'`` and outputs ω), with the worst pair and output.  ``relation``: a
-    form of :func:`~pufferfish.models.neighbours.parse_neighbours` — ``"entry"``, ``"record"``,
-    ``"group:K"``, ``"linf:K"`` or ``"l1:K"`` (vectors of numeric query answers),
-    ``"add_remove:VALUE"`` (``VALUE`` marks an absent record), ``"pairs:FILE"`` or
+    (Bai et al., Composition for Pufferfish Privacy, §2.1, Definitions 1–3:
+    ``max Pr[M(D) = ω] / Pr[M(D') = ω]`` over neighbouring ``D, D'`` and outputs ω), with the worst
+    pair and output.  ``relation``: a form of :func:`~pufferfish.models.neighbours.parse_neighbours`
+    — ``"entry"``, ``"record"``, ``"group:K"``, ``"linf:K"`` or ``"l1:K"`` (vectors of numeric query
+    answers), ``"add_remove:VALUE"`` (``VALUE`` marks an absent record), ``"pairs:FILE"`` or
     ``{"pairs": [[D, D'], ...]}`` — default the model's ``neighbours``, else ``"entry"``.
     Relations other than entry, record and group are refused above ``max_pairs`` ordered pairs.
 
@@ -204,7 +205,7 @@ def dp_level(model: ModelSource, mechanism: str | Mechanism, relation=None,
 def leakage(model: ModelSource, mechanism: str | Mechanism, *,
             max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS):
     """Definition 4's posterior equality for every secret and finite prior
-    (``000_65109fe28ca61d17.txt`` §3, Definition 4)."""
+    (Bai et al., Composition for Pufferfish Privacy, §3, Definition 4)."""
     from pufferfish.verify.privacy.leakage import leakage as check
 
     model = load(model, max_datasets=max_datasets)
@@ -218,10 +219,10 @@ def composes(model: ModelSource, epsilon: BudgetSource, *,
     """Can the mechanisms compose linearly at ε?  (``pufferfish composes``;
     :func:`pufferfish.verify.nfc.report.composition_report`.)
 
-    Theorem 4's NfC programs with certified bounds (``000_65109fe28ca61d17.txt`` §5.1); when the
-    answer is no, a constructive composition attack (the smallest number of runs whose exact
-    level exceeds ``runs·ε``) in ``result.attack``; the premise (each mechanism's own level
-    against ε); with ``runs >= 1`` the exact levels of 1..runs runs of each mechanism.
+    Theorem 4's NfC programs with certified bounds (Bai et al., Composition for Pufferfish Privacy,
+    §5.1); when the answer is no, a constructive composition attack (the smallest number of runs
+    whose exact level exceeds ``runs·ε``) in ``result.attack``; the premise (each mechanism's own
+    level against ε); with ``runs >= 1`` the exact levels of 1..runs runs of each mechanism.
 
     >>> report = composes("hidden_coin.json", "0", runs=2)
     >>> report.verdict, report.attack.runs
@@ -242,7 +243,8 @@ def design(model: ModelSource, query: str, epsilon: BudgetSource, *, loss: str |
            dp_epsilon: BudgetSource | None = None, neighbours: str = "entry",
            max_datasets: int = DEFAULT_MAX_DATASETS):
     """The ε-Pufferfish mechanism of least expected loss (``pufferfish design``;
-    :func:`pufferfish.verify.design.report.design_mechanism`, ``000_65109fe28ca61d17.txt`` §5–6).
+    :func:`pufferfish.verify.design.report.design_mechanism`, Bai et al., Composition for Pufferfish
+    Privacy, §5–6).
 
     An exact rational mechanism, re-verified by the exact audit, with its exact loss and an exact
     lower bound from the dual; ``composable="dp-style"`` adds DP-style constraints (at
@@ -304,7 +306,7 @@ def region(model, epsilon: BudgetSource, *, mechanism: str | None = None,
     - ``set`` (``--set``): fix some parameters at exact values, ``{"q": "9/10"}`` (or
       ``["q=9/10"]``); the others stay free;
     - ``joint`` (``--joint``): the joint release of these mechanisms (``["rr", "sum"]`` or
-      ``"rr,sum"``; ``000_65109fe28ca61d17.txt`` §4);
+      ``"rr,sum"``; Bai et al., Composition for Pufferfish Privacy, §4);
     - ``map`` (``--map``, with ``mechanism``): ``mechanism`` followed by a post-processor
       (§5.2) — a map file's path, its parsed ``{"map": [[output, [[new output, p], ...]], ...]}``
       or the list alone; ``p`` may use the model's parameters.  The model is then read again

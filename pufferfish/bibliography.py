@@ -1,9 +1,11 @@
-"""The five source papers, and citations turned from file names into readable references.
+"""The five source papers, and citations turned from paper keys into readable references.
 
-The code and the documents cite a paper by the file name of its plain-text copy
-(``../shared/papers/``) and a section: ``000_65109fe28ca61d17.txt §5.1, Theorem 4``.  That key is
-stable and unambiguous but says nothing to a reader; :func:`cite` writes the same citation with
-the authors and the title (``docs/bibliography.md`` lists the papers in full).
+Each paper has a key, the file name of the plain-text copy it was read from (not distributed with
+the toolkit): ``000_65109fe28ca61d17.txt``.  The key is stable and unambiguous, so claims and JSON
+outputs keep it as data (a claim's ``paper``, ``theorems --paper 000``), but it says nothing to a
+reader: documents, docstrings and reports cite a paper with its authors and title, as
+:func:`cite` writes a key (or its three-digit number) and a section (``docs/bibliography.md``
+lists the papers in full).  This module and that page are the only places that show the keys.
 
 >>> cite("000_65109fe28ca61d17.txt §5.1, Theorem 4")
 'Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4'
@@ -66,7 +68,7 @@ PAPERS: dict[str, Paper] = {paper.key: paper for paper in (
           "Differential Confounding Privacy and Inverse Composition", "2408.12010", 2025,
           "The revised version of Confounding Privacy and Inverse Composition (2024)."),
 )}
-"""The papers by file-name key, in the order of ``../shared/papers/INDEX.md``."""
+"""The papers by file-name key, in the order of their numbers."""
 
 _KEY = re.compile(r"\s*`*(?P<number>\d{3})(?P<rest>_[0-9a-f]{16}\.txt)?`*(?P<tail>(?:[\s,].*)?)",
                   re.DOTALL)

@@ -13,7 +13,8 @@ repository's examples) and the lines after it, up to the next ``$ `` line, must 
 
 A block preceded by ``<!-- readme: not run (REASON) -->`` is not run; the reason is shown in the
 test's id (only the set-up commands, which would install or test the project from within its
-own tests).  A ``python`` block of ``>>>`` lines is run as a doctest.
+own tests).  A ``python`` block of ``>>>`` lines is run as a doctest, in a fresh namespace, or
+after the block above it when preceded by ``<!-- readme: continues -->``.
 """
 
 from __future__ import annotations
@@ -127,6 +128,22 @@ def test_the_readme_has_command_blocks_and_a_python_example():
     assert len(SHELL) >= 10 and PYTHON
 
 
+def test_the_readme_tells_the_distribution_name_from_the_import_name():
+    import tomllib
+
+    name = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert name == "pufferfish-verifier"
+    assert f"`pip install {name}`" in text and "`import pufferfish`" in text
+    assert "`pip install pufferfish` would install an unrelated project" in text
+
+
+def test_a_python_example_builds_audits_and_plots_a_model():
+    code = "\n".join(line for block in PYTHON for line in block.lines)
+    for step in ("PufferfishModel.build(", "pufferfish.audit(", "new_figure(", "finish("):
+        assert step in code, step
+
+
 @pytest.mark.parametrize("block", SHELL, ids=lambda b: f"line{b.line}" + (
     f"-{b.not_run}" if b.not_run else ""))
 def test_command_block(block: Block, tmp_path: Path):
@@ -154,13 +171,26 @@ def test_command_block(block: Block, tmp_path: Path):
                 f"{where}: the output differs from the README\n" + "\n".join(actual))
 
 
+def _python_chain(block: Block) -> list[Block]:
+    """The python blocks that run, in order and in one namespace, to check ``block``: the block
+    itself after the blocks it continues (``<!-- readme: continues -->`` before a block runs it
+    after the python block above it, as a reader who typed that one goes on)."""
+    start = PYTHON.index(block)
+    while start > 0 and "continues" in PYTHON[start].marks:
+        start -= 1
+    return PYTHON[start:PYTHON.index(block) + 1]
+
+
 @pytest.mark.parametrize("block", PYTHON, ids=lambda b: f"line{b.line}")
 def test_python_block(block: Block):
     parser = doctest.DocTestParser()
-    test = parser.get_doctest("\n".join(block.lines), {}, f"README.md:{block.line}", str(README),
-                              block.line)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    runner.run(test)
+    names: dict = {}                                  # a fresh namespace for each chain of blocks
+    for part in _python_chain(block):
+        test = parser.get_doctest("\n".join(part.lines), names, f"README.md:{part.line}",
+                                  str(README), part.line)
+        runner.run(test, clear_globs=False)
+        names = test.globs
     assert runner.summarize(verbose=False).failed == 0
 
 

@@ -1,8 +1,8 @@
 """Which analysis works on which kind of prior: the capability declarations of the toolkit.
 
-Every analysis of ``000_65109fe28ca61d17.txt`` §5–§6, ``001_3a97785a86d61e37.txt`` §4 and
-``002_e1f2e9a9937b8cda.txt`` §3–§4 declares, for each prior kind a user can write
-(:data:`PRIOR_KINDS`), one of
+Every analysis of Bai et al., Composition for Pufferfish Privacy, §5–§6, Ding et al., Multi-user
+Pufferfish Privacy, §4 and Wang et al., Privacy-Preserving Analysis of Correlated Data, §3–§4
+declares, for each prior kind a user can write (:data:`PRIOR_KINDS`), one of
 
 * ``exact`` — the value over the whole prior class is computed exactly (rationals);
 * ``certified`` — the value is transcendental or bounded: a certified interval, or a certified
@@ -29,6 +29,11 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from pufferfish.bibliography import paper
+
+_BAI, _DING, _WANG = (paper(number).short for number in ("000", "001", "002"))
+"""The papers the sources name, as :func:`pufferfish.bibliography.cite` writes them."""
+
 PRIOR_KINDS: dict[str, str] = {
     "table": "`table`: an explicit list of datasets and probabilities (also `uniform`)",
     "independent": "`independent`: one marginal per attribute",
@@ -37,7 +42,7 @@ PRIOR_KINDS: dict[str, str] = {
     "bayesnet": "a Bayesian-network file (`\"bayesnet\": 1`), a finite family of CPT sets",
     "interval": "`interval`: the infinite family of Example 4.3 (block masses in intervals)",
     "parametric": "a continuous parameter range: `mqm --interval L,U` (the binary chains of "
-                  "002 §5) or the truncated Gaussian of 000 Example 6.2 (library)",
+                  f"{_WANG}, §5) or the truncated Gaussian of {_BAI}, Example 6.2 (library)",
 }
 """The prior kinds a user can write, each with the description the compatibility page shows."""
 
@@ -120,7 +125,7 @@ ENUMERATED = "over the prior's support, enumerated"
 
 CAPABILITIES: tuple[Capability, ...] = (
     Capability(
-        "a(b)-influence curve, brute force over splits", "000 §6.2, Definition 7",
+        "a(b)-influence curve, brute force over splits", f"{_BAI}, §6.2, Definition 7",
         "pufferfish.verify.influence.curves", "influence",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
@@ -130,7 +135,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC + "; see the Gaussian row")},
         ("influence", "{model}", "--method", "brute", "--max-b", "1")),
     Capability(
-        "a(b)-influence curve, structured chain", "000 §6.3, Theorem 8 (Appendix C)",
+        "a(b)-influence curve, structured chain", f"{_BAI}, §6.3, Theorem 8 (Appendix C)",
         "pufferfish.verify.influence.chains", "influence",
         {"table": refused("a table prior has no chain structure for the structured recursion "
                           "to follow (--method brute computes the curve)", "priors.theta"),
@@ -142,7 +147,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("influence", "{model}", "--method", "chain", "--max-b", "1")),
     Capability(
-        "Gaussian a*(b) of Example 6.2", "000 §6.3, Example 6.2, Theorem 9",
+        "Gaussian a*(b) of Example 6.2", f"{_BAI}, §6.3, Example 6.2, Theorem 9",
         "pufferfish.verify.influence.gaussian_bound", None,
         {**{kind: not_expressible("the analysis takes a Gaussian setting (n, ℓ, γ, δ); finite "
                                   "priors use the influence rows")
@@ -154,7 +159,7 @@ CAPABILITIES: tuple[Capability, ...] = (
                                  "with them (gaussian_compare); gaussian_curve's grid maximum is "
                                  "a labelled numerical estimate")}),
     Capability(
-        "Wasserstein parameter W (W∞) and mechanism", "002 §3, Algorithm 1",
+        "Wasserstein parameter W (W∞) and mechanism", f"{_WANG}, §3, Algorithm 1",
         "pufferfish.verify.transport.parameter", "wasserstein",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
@@ -162,7 +167,8 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("wasserstein", "{model}", "--query", "sum", "--epsilon", "1")),
     Capability(
-        "Pufferfish level of query + Laplace noise", "002 §3, Theorem 3.2; 000 §2.2, Definition 5",
+        "Pufferfish level of query + Laplace noise",
+        f"{_WANG}, §3, Theorem 3.2; {_BAI}, §2.2, Definition 5",
         "pufferfish.verify.transport.laplace_level", "wasserstein",
         {"table": certified("certified interval (exponentials)"),
          "independent": certified("certified interval (exponentials)"),
@@ -173,7 +179,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("wasserstein", "{model}", "--query", "sum", "--epsilon", "1")),
     Capability(
-        "(ε, δ) Wasserstein variant", "002 Appendix A.4, Theorem A.8",
+        "(ε, δ) Wasserstein variant", f"{_WANG}, Appendix A.4, Theorem A.8",
         "pufferfish.verify.transport.epsilon_delta", "wasserstein",
         {"table": certified("trimmed W exact; hockey-stick divergence certified"),
          "independent": certified("trimmed W exact; hockey-stick divergence certified"),
@@ -187,7 +193,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("wasserstein", "{model}", "--query", "sum", "--epsilon", "1", "--delta", "1/10")),
     Capability(
-        "Markov quilts and the Markov Quilt Mechanism, exact", "002 §4, Algorithm 2; "
+        "Markov quilts and the Markov Quilt Mechanism, exact", f"{_WANG}, §4, Algorithm 2; "
         "Algorithms 3 and 5 for homogeneous chains", "pufferfish.verify.quilts.prior_networks",
         "mqm",
         {"table": exact("on the complete graph in attribute order (chain rule)"),
@@ -203,7 +209,8 @@ CAPABILITIES: tuple[Capability, ...] = (
         {"parametric": ("mqm", "{model}", "--epsilon", "1", "--interval", "1/4,3/4",
                         "--step", "1/4")}),
     Capability(
-        "Markov Quilt Mechanism, Lemma B.4 bounds (approx, fast)", "002 Appendix B, Lemma B.4, "
+        "Markov Quilt Mechanism, Lemma B.4 bounds (approx, fast)", f"{_WANG}, Appendix B, "
+        "Lemma B.4, "
         "Algorithms 4–5", "pufferfish.verify.quilts.chain_search", "mqm",
         {**{kind: refused("Lemma B.4's bounds hold for homogeneous reversible chains; "
                           "--method exact handles this prior", "--method")
@@ -215,7 +222,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         {"parametric": ("mqm", "{model}", "--epsilon", "1", "--method", "approx",
                         "--interval", "1/4,3/4")}),
     Capability(
-        "NfC programs, composition attacks, repeated runs", "000 §5.1, Theorem 4",
+        "NfC programs, composition attacks, repeated runs", f"{_BAI}, §5.1, Theorem 4",
         "pufferfish.verify.nfc.attack", "composes",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
@@ -225,9 +232,9 @@ CAPABILITIES: tuple[Capability, ...] = (
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("composes", "{model}", "--epsilon", "1", "--runs", "2")),
     Capability(
-        "Multi-user Laplace calibrators and levels", "001 §4",
+        "Multi-user Laplace calibrators and levels", f"{_DING}, §4",
         "pufferfish.verify.multiuser.levels", "multiuser",
-        {**{kind: not_expressible("a multi-user model (001 §3) gives each user's own "
+        {**{kind: not_expressible(f"a multi-user model ({_DING}, §3) gives each user's own "
                                   "distribution; users are independent")
             for kind in ("table", "markov", "markov-steps", "bayesnet", "parametric")},
          "interval": not_expressible("the multi-user file has no interval family; in the "
@@ -238,6 +245,8 @@ CAPABILITIES: tuple[Capability, ...] = (
         ("multiuser", "{model}", "--pairs", "PQ", "--epsilon", "1", "--no-minimal"),
         sample="multiuser"),
 )
+"""Every analysis with its cell per prior kind; :func:`markdown` writes them as the compatibility
+page."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Reader of Bayesian-network family files (``"bayesnet": 1``), validated with JSON paths.
 
-A separate, versioned file kind for the networks of ``002_e1f2e9a9937b8cda.txt`` §4 (a graph, node
-domains, and a finite family Θ of CPT sets); chains need no such file (an ordinary model file with
-a ``markov`` prior is read by :func:`pufferfish.models.files.pufferfish_file.load_model`).  Schema:
+A separate, versioned file kind for the networks of Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §4 (a graph, node domains, and a finite family Θ of CPT sets); chains need no such
+file (an ordinary model file with a ``markov`` prior is read by
+:func:`pufferfish.models.files.pufferfish_file.load_model`).  Schema:
 ``models/bayesnet.schema.json``.  Example::
 
     {"bayesnet": 1, "domain": [0, 1],

@@ -1,12 +1,12 @@
 """Reader and writer of DCP model files (``{"dcp_model": 1, ...}``).
 
-A DCP model file describes the finite ``{θ, G}`` of ``004_acc5641f8e5f8c79.txt`` §II: the joint
-``P_θ(s, x)`` (``joint``: secret -> dataset -> probability), the adjacent secret pairs
-(``adjacency``: a list of pairs, each checked in both directions, or ``"all"``), and mechanisms
-(``mechanisms``: name -> dataset -> output -> probability).  Optional ``secrets`` and ``datasets``
-lists fix the order and may name labels of probability zero.  Rationals are strings (``"3/8"``,
-``"0.125"``) or integers; floats are refused with a hint.  The JSON Schema is
-``models/dcp_model.schema.json``; every error carries the JSON path of the offending value.
+A DCP model file describes the finite ``{θ, G}`` of Zhang et al., Differential Confounding Privacy
+and Inverse Composition, §II: the joint ``P_θ(s, x)`` (``joint``: secret -> dataset -> probability),
+the adjacent secret pairs (``adjacency``: a list of pairs, each checked in both directions, or
+``"all"``), and mechanisms (``mechanisms``: name -> dataset -> output -> probability).  Optional
+``secrets`` and ``datasets`` lists fix the order and may name labels of probability zero.  Rationals
+are strings (``"3/8"``, ``"0.125"``) or integers; floats are refused with a hint.  The JSON Schema
+is ``models/dcp_model.schema.json``; every error carries the JSON path of the offending value.
 
 Example (the two-secret model of ``examples/dcp_two_secrets.json``)::
 

@@ -1,6 +1,6 @@
 """Reader and writer of multi-user model files (``{"multiuser_model": 1, ...}``).
 
-A multi-user model file describes the system of ``001_3a97785a86d61e37.txt`` §3 (see
+A multi-user model file describes the system of Ding et al., Multi-user Pufferfish Privacy, §3 (see
 :mod:`pufferfish.models.multiuser`): ``users`` (each with ``name``, ``presence`` ζ (default 1),
 ``distribution`` P (value -> probability; values of probability 0 may be listed and belong to
 the alphabet), optional ``alternative`` Q for 𝕊_{P,Q}, optional ``values`` (extra alphabet

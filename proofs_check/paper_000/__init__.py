@@ -1,7 +1,7 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` (Bai, He, Gu, Kifer, Maeng — Composition for Pufferfish
-Privacy), one module per part of the paper; also the paper's collapse examples, Figure 2 and the
-Top-K experiments of §7 (``topk/``), the claims' mutants (``mutation``) and the inventory of the
-paper's numbered statements (``statements``)."""
+"""Claims of Bai, He, Gu, Kifer, Maeng, Composition for Pufferfish Privacy, one module per part of
+the paper; also the paper's collapse examples, Figure 2 and the Top-K experiments of §7
+(``topk/``), the claims' mutants (``mutation``) and the inventory of the paper's numbered
+statements (``statements``)."""
 
 CLAIM_MODULES = (
     "collapse",  # §4, Theorems 1–3

@@ -1,5 +1,5 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` Appendix B, Algorithm 1 (Pufferfish Laplace Mechanism),
-run as printed and in the reading of §6.4.1.
+"""Claims of Bai et al., Composition for Pufferfish Privacy, Appendix B, Algorithm 1 (Pufferfish
+Laplace Mechanism), run as printed and in the reading of §6.4.1.
 
 =================================  ==========================================================
 ``000.alg1.printed_private``       Algorithm 1 as printed — ε_DP the *minimum* over the curve's
@@ -33,6 +33,7 @@ import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.numbers import INFINITY, fraction_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.proofs_check.mutation import patched
@@ -42,7 +43,7 @@ from pufferfish.verify.numerics.certified import compare_ratio, parse_budget
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval
 from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 _GRID = 2 ** 30
 
 
@@ -110,7 +111,7 @@ def _check(claim_id: str, reading):
             return ClaimOutcome(True, detail)
         detail += "" if verdict is False else " (undecided)"
         return ClaimOutcome(False, detail, counterexample_dict(
-            model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+            model, f"counterexample to {claim_id} ({cite(PAPER)}): {instance.label}: {detail}"))
     return check
 
 

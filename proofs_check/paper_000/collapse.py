@@ -1,4 +1,4 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` (Bai et al., *Composition for Pufferfish Privacy*), §4.
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §4.
 
 Every sentence of Theorems 1–3 (privacy collapse) that can be decided on a finite instance is a
 registered :class:`~pufferfish.proofs_check.registry.Claim`, plus the sentences of Examples 4.1–4.3 that say
@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import product
 
+from pufferfish.bibliography import paper
 from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, interval_parameters,
                              parity_example, peaked_prior, resample_example, weighted_prior)
 from pufferfish.models.distribution import Distribution
@@ -57,7 +58,7 @@ from pufferfish.verify.privacy.expected_runs import dataset_classes, expected_ru
 from pufferfish.verify.privacy.leakage import leakage
 from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 
 def _fail(model: PufferfishModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:

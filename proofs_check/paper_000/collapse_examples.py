@@ -1,4 +1,5 @@
-"""The three privacy-collapse examples of ``000_65109fe28ca61d17.txt`` §4 as exact models.
+"""The three privacy-collapse examples of Bai et al., Composition for Pufferfish Privacy, §4 as
+exact models.
 
 Each builder returns a :class:`~pufferfish.models.model.PufferfishModel` whose mechanism is registered under
 the name ``"collapse"``:
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import FunctionMechanism, TableMechanism
@@ -36,7 +38,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
 MECHANISM_NAME = "collapse"
 """The name under which every builder registers its mechanism."""
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 RESAMPLE_PRIOR_KINDS = ("uniform", "skewed", "sparse", "peaked")
 """Prior kinds offered by :func:`resample_bits_example`."""
@@ -51,7 +53,8 @@ SECRET_TRUE, SECRET_FALSE = "s1", "not_s1"
 
 def resample_example(universe: Universe, prior: Prior, first: Secret, second: Secret,
                      max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
-    """Example 4.1 of ``000_65109fe28ca61d17.txt`` §4: zero leakage, collapse after two runs.
+    """Example 4.1 of Bai et al., Composition for Pufferfish Privacy, §4: zero leakage, collapse
+    after two runs.
 
     Θ = {θ*} is one prior and 𝕊 = {(s1, s2)} one pair of mutually exclusive secrets
     (``first`` = s1, ``second`` = s2).  ``U1`` (``U2``) is the set of datasets of positive prior
@@ -123,7 +126,7 @@ def resample_example(universe: Universe, prior: Prior, first: Secret, second: Se
         MECHANISM_NAME, resample,
         f"Example 4.1: on s1(D) output (D, D') with D' ~ Pr(.|{second.name}); on s2(D) output "
         f"(D', D) with D' ~ Pr(.|{first.name})")
-    description = (f"{PAPER} §4, Example 4.1 (resample): secrets {first.name!r} vs "
+    description = (f"{cite(PAPER)}, §4, Example 4.1 (resample): secrets {first.name!r} vs "
                    f"{second.name!r}, prior {prior.name!r}")
     if conditioned:
         description += " restricted to the datasets where one of the secrets holds"
@@ -133,7 +136,8 @@ def resample_example(universe: Universe, prior: Prior, first: Secret, second: Se
 
 
 def resample_bits_example(bits: int = 2, prior: str = "skewed") -> PufferfishModel:
-    """A ready instance of Example 4.1 (``000_65109fe28ca61d17.txt`` §4): ``bits`` bits, secret x1.
+    """A ready instance of Example 4.1 (Bai et al., Composition for Pufferfish Privacy, §4):
+    ``bits`` bits, secret x1.
 
     The universe is every ``bits``-bit dataset ``(x1, ..., xn)``; the secrets are ``x1=0`` (s1)
     and ``x1=1`` (s2).  ``prior`` is one of
@@ -211,7 +215,8 @@ def peaked_prior(name: str, datasets: Sequence[Dataset], secrets: Sequence[Secre
 # --------------------------------------------------------------------------------------------
 
 def parity_mechanism(n: int) -> FunctionMechanism:
-    """The mechanism M* of Example 4.2 on ``n`` bits (``000_65109fe28ca61d17.txt`` §4).
+    """The mechanism M* of Example 4.2 on ``n`` bits (Bai et al., Composition for Pufferfish
+    Privacy, §4).
 
     With probability 1/2 it outputs type A, ``("A", (x2⊕x1, ..., xn⊕x1))``; otherwise type B,
     ``("B", x1⊕...⊕xn)`` for odd ``n`` and ``("B", x2⊕...⊕xn)`` for even ``n``.  The tags keep
@@ -231,7 +236,8 @@ def parity_mechanism(n: int) -> FunctionMechanism:
 
 
 def parity_example(n: int) -> PufferfishModel:
-    """Example 4.2 of ``000_65109fe28ca61d17.txt`` §4: every bit a secret, still collapse.
+    """Example 4.2 of Bai et al., Composition for Pufferfish Privacy, §4: every bit a secret, still
+    collapse.
 
     The dataset is ``n >= 3`` bits ``x1..xn``; θ* flips a fair coin per bit (the uniform prior);
     the secrets are ``s_j^(i)`` = "bit i is j" (named ``xi=j``, :func:`pufferfish.models.secrets.entry_secrets`)
@@ -249,7 +255,7 @@ def parity_example(n: int) -> PufferfishModel:
     secrets = entry_secrets(universe)
     return PufferfishModel(universe, {"uniform": UniformPrior("uniform", universe)}, secrets,
                            entry_pairs(universe, secrets), {MECHANISM_NAME: parity_mechanism(n)},
-                           f"{PAPER} §4, Example 4.2 (parity) on {n} bits")
+                           f"{cite(PAPER)}, §4, Example 4.2 (parity) on {n} bits")
 
 
 # --------------------------------------------------------------------------------------------
@@ -260,7 +266,8 @@ def interval_example(lt: object = Fraction(1, 5), ut: object = Fraction(2, 5),
                      lf: object = Fraction(3, 10), uf: object = Fraction(1, 2),
                      in_true: int = 1, out_true: int = 1, in_false: int = 1,
                      out_false: int = 1) -> PufferfishModel:
-    """Example 4.3 of ``000_65109fe28ca61d17.txt`` §4: a finite level, yet collapse in two runs.
+    """Example 4.3 of Bai et al., Composition for Pufferfish Privacy, §4: a finite level, yet
+    collapse in two runs.
 
     Arguments are ``L_T, U_T, L_F, U_F`` (exact numbers: ints, ``Fraction``, ``"1/5"``) and the
     sizes of the four blocks.  The universe is an explicit list of datasets
@@ -323,7 +330,7 @@ def interval_example(lt: object = Fraction(1, 5), ut: object = Fraction(2, 5),
                (0, "in"): (("1a", "2a"), ("1b", "2a")), (0, "out"): (("1a", "2b"), ("1b", "2b"))}
     rows = {d: Distribution._trusted({o: half for o in outputs[(d[0], d[1])]}) for d in listed}
     mechanism = TableMechanism(MECHANISM_NAME, rows)
-    description = (f"{PAPER} §4, Example 4.3 (interval family): L_T={fraction_str(lt_)}, "
+    description = (f"{cite(PAPER)}, §4, Example 4.3 (interval family): L_T={fraction_str(lt_)}, "
                    f"U_T={fraction_str(ut_)}, L_F={fraction_str(lf_)}, U_F={fraction_str(uf_)}, "
                    f"blocks |U_T|={in_true}, |s1 minus U_T|={out_true}, |U_F|={in_false}, "
                    f"|not s1 minus U_F|={out_false}")

@@ -1,4 +1,5 @@
-"""Privacy collapse: the examples of ``000_65109fe28ca61d17.txt`` §4 audited against Theorems 1–3.
+"""Privacy collapse: the examples of Bai et al., Composition for Pufferfish Privacy, §4 audited
+against Theorems 1–3.
 
 :func:`collapse_report` builds one of the three examples (:mod:`pufferfish.proofs_check.paper_000.collapse_examples`) and computes,
 exactly:
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pufferfish.bibliography import cite
 from pufferfish.proofs_check.paper_000.collapse_examples import (PAPER, interval_example, interval_member_prior,
                              interval_parameters, parity_example, resample_bits_example)
 from pufferfish.models.distribution import Distribution
@@ -77,7 +79,8 @@ def _conditionals(prior: Distribution, first: Secret, second: Secret) -> dict[st
 
 
 def theorem1_bound(model: PufferfishModel) -> Ratio:
-    """Theorem 1's bound ``1 + 1/(1 − max_D max_{s_i} Pr(D | s_i))`` (``000_65109fe28ca61d17.txt`` §4).
+    """Theorem 1's bound ``1 + 1/(1 − max_D max_{s_i} Pr(D | s_i))`` (Bai et al., Composition for
+    Pufferfish Privacy, §4).
 
     Infinite when some ``Pr(D | s_i) = 1`` (outside the example's hypotheses).
     """
@@ -88,7 +91,8 @@ def theorem1_bound(model: PufferfishModel) -> Ratio:
 
 
 def theorem1_expected_runs(model: PufferfishModel) -> Ratio:
-    """The exact expected runs from the proof of Theorem 1 (``000_65109fe28ca61d17.txt`` App. C).
+    """The exact expected runs from the proof of Theorem 1 (Bai et al., Composition for Pufferfish
+    Privacy, App. C).
 
     Given that ``s1`` holds, the outputs are ``(D, D'_k)`` with ``D'_k ~ Pr(·|s2)`` independent;
     the dataset is revealed at the first run whose ``D'_k`` differs from ``D'_1``, after
@@ -110,7 +114,8 @@ def theorem1_expected_runs(model: PufferfishModel) -> Ratio:
 
 def theorem3_ratios(lt: Fraction, ut: Fraction, lf: Fraction,
                     uf: Fraction) -> tuple[tuple[str, Fraction], ...]:
-    """The eight ratios of Theorem 3 (``000_65109fe28ca61d17.txt`` §4), in the paper's order."""
+    """The eight ratios of Theorem 3 (Bai et al., Composition for Pufferfish Privacy, §4), in the
+    paper's order."""
     return (("U_T/L_F", ut / lf), ("L_T/U_F", lt / uf), ("(1-U_T)/U_F", (1 - ut) / uf),
             ("(1-L_T)/L_F", (1 - lt) / lf), ("L_T/(1-L_F)", lt / (1 - lf)),
             ("U_T/(1-U_F)", ut / (1 - uf)), ("(1-U_T)/(1-L_F)", (1 - ut) / (1 - lf)),
@@ -180,7 +185,8 @@ class CollapseReport:
 
     def to_dict(self) -> dict:
         return {
-            "check": "collapse", "kind": self.kind, "paper": PAPER, "example": self.example,
+            "check": "collapse", "kind": self.kind, "paper": PAPER, "citation": cite(PAPER),
+            "example": self.example,
             "theorem": self.theorem, "description": self.description,
             "parameters": dict(self.parameters), "holds": self.holds,
             "leakage": self.leakage.to_dict() if self.leakage is not None else None,
@@ -198,7 +204,7 @@ class CollapseReport:
 
     def explain(self) -> str:
         verdict = "the paper's statements hold" if self.holds else "a paper statement FAILS"
-        lines = [f"{self.example} ({self.kind}) vs {self.theorem} of {PAPER}: {verdict}",
+        lines = [f"{self.example} ({self.kind}) vs {self.theorem} of {cite(PAPER)}: {verdict}",
                  f"  instance: {self.description}"]
         one = f"  one run: Pufferfish ε = {self.single_run.epsilon}"
         if self.single_run.level_ratio != INFINITY:
@@ -222,7 +228,7 @@ class CollapseReport:
 
 
 def collapse_report(kind: str, **params: object) -> CollapseReport:
-    """Audit one §4 example of ``000_65109fe28ca61d17.txt`` against its theorem.
+    """Audit one §4 example of Bai et al., Composition for Pufferfish Privacy against its theorem.
 
     ``kind`` and its parameters:
 

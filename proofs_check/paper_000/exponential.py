@@ -1,5 +1,6 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` Appendix B, Algorithm 2 (Pufferfish Exponential Mechanism)
-and §6.4.2 (the exponential mechanism of differential privacy), decided with certified intervals.
+"""Claims of Bai et al., Composition for Pufferfish Privacy, Appendix B, Algorithm 2 (Pufferfish
+Exponential Mechanism) and §6.4.2 (the exponential mechanism of differential privacy), decided with
+certified intervals.
 
 ===================================  ==========================================================
 ``000.alg2.printed_private``         Algorithm 2 as printed — lines 1–9 (Algorithm 1's
@@ -45,6 +46,7 @@ import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import INFINITY, fraction_str
 from pufferfish.proofs_check.mutation import patched
@@ -55,7 +57,7 @@ from pufferfish.verify.numerics.certified import compare_ratio, parse_budget
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, log_interval, rational_interval
 from pufferfish.verify.transport.laplace_level import conditional_query_distributions
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 START_BITS = 64
 MAX_BITS = 1024
 EXPONENT_FACTOR = Fraction(1, 2)
@@ -183,7 +185,7 @@ def _outcome(claim_id: str, instance: Instance, model, verdict: str, label: str,
         return ClaimOutcome.undecided_at(detail + f" (not decided at {MAX_BITS} bits)")
     detail += " (certified negative: the level exceeds the budget)"
     return ClaimOutcome(False, detail, counterexample_dict(
-        model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+        model, f"counterexample to {claim_id} ({cite(PAPER)}): {instance.label}: {detail}"))
 
 
 def algorithm2_instances() -> Iterator[Instance]:

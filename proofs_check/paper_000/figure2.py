@@ -1,4 +1,5 @@
-"""Claim of ``000_65109fe28ca61d17.txt`` §6.3, Figure 2(a): the reading the text draws from it.
+"""Claim of Bai et al., Composition for Pufferfish Privacy, §6.3, Figure 2(a): the reading the text
+draws from it.
 
 =============================  ==============================================================
 ``000.fig2a.correlation``      for the binary chains of Example 6.1, moving p or q from 1/2
@@ -22,6 +23,7 @@ import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.models.numbers import epsilon_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.proofs_check.mutation import patched
@@ -29,7 +31,7 @@ from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, regi
 from pufferfish.verify.influence.chains import chain_influence_curve
 from pufferfish.verify.privacy.pufferfish import ratio_key
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 LENGTH = 7
 _TOWARDS_0 = (Fraction(1, 2), Fraction(2, 5), Fraction(1, 5), Fraction(1, 10), Fraction(1, 20))
 _TOWARDS_1 = tuple(1 - x for x in _TOWARDS_0)

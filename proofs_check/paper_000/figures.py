@@ -3,11 +3,12 @@ SVG or PDF by file extension).  Each ``plot_*`` function returns the
 :class:`matplotlib.figure.Figure` and writes it only when given a path
 (:mod:`pufferfish.verify.plotting`), so a notebook shows it.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.3, Figure 2: (a) binary Markov chains of Example 6.1,
-(b) truncated Gaussian priors of Example 6.2 with ``ℓ ∈ {0.5, 1, 2, 3, 5}``, ``γ = 5``, ``δ = 0.1``.
-The chain curves are exact (:mod:`pufferfish.verify.influence.chains`, plotted at the certified midpoint of
-``log r``); the Gaussian curves are numerical (:mod:`pufferfish.verify.influence.gaussian`) and say so in the
-title.  Infinite values (``b = 0``) are not drawn.
+Source: Bai et al., Composition for Pufferfish Privacy, §6.3, Figure 2: (a) binary Markov chains of
+Example 6.1, (b) truncated Gaussian priors of Example 6.2 with ``ℓ ∈ {0.5, 1, 2, 3, 5}``, ``γ = 5``,
+``δ = 0.1``. The chain curves are exact (:mod:`pufferfish.verify.influence.chains`, plotted at the
+certified midpoint of ``log r``); the Gaussian curves are numerical
+(:mod:`pufferfish.verify.influence.gaussian`) and say so in the title.  Infinite values (``b = 0``)
+are not drawn.
 
 >>> figure = plot_figure_2a(length=6, max_b=3, chains=FIGURE_2A_CHAINS[:2])
 >>> [line.get_label() for line in figure.axes[0].get_lines()]

@@ -1,4 +1,5 @@
-"""Claim of ``000_65109fe28ca61d17.txt`` §2.1, Definition 3 (group DP), as printed.
+"""Claim of Bai et al., Composition for Pufferfish Privacy, §2.1, Definition 3 (group DP), as
+printed.
 
 =============================  ==============================================================
 ``000.def3.group_dp``          a per-entry ε_DP mechanism is kε_DP-DP for groups of k entries:
@@ -26,6 +27,7 @@ import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
                                           TableMechanism)
@@ -35,7 +37,7 @@ from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_000.nfc import entry_dp_ratio
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 
 def group_bound(ratio: Ratio, k: int) -> Ratio:

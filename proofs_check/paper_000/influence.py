@@ -1,4 +1,4 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` §6: a(b)-influence, Theorems 6–9.
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §6: a(b)-influence, Theorems 6–9.
 
 =============================  ==============================================================
 ``000.thm8.closed_form``       Theorem 8 (Appendix C form, with |log|): the closed form equals
@@ -43,6 +43,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, product
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.mechanisms import (GeometricNoise, Query, QueryMechanism, RandomizedResponse,
                                compose)
@@ -60,7 +61,7 @@ from pufferfish.verify.influence.curves import influence_curve
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 # --------------------------------------------------------------------------------------------
 # Theorem 8
@@ -114,7 +115,8 @@ def _check_theorem8(claim_id: str):
                           f"{epsilon_str(paper)} (§6.3 form without |.|: "
                           f"{'log(' + fraction_str(literal) + ')' if literal != INFINITY else 'inf'})")
                 return ClaimOutcome(False, detail, counterexample_dict(
-                    model, f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}"))
+                    model, f"counterexample to {claim_id} ({cite(PAPER)}): {instance.label}: "
+                    f"{detail}"))
         return ClaimOutcome(True, f"closed form = exact a*(b) for b in {bs[0]}..{bs[-1]}")
     return check
 

@@ -1,4 +1,5 @@
-"""Claim of ``000_65109fe28ca61d17.txt`` §6.1, Definition 7 (the a(b)-influence curve), as printed.
+"""Claim of Bai et al., Composition for Pufferfish Privacy, §6.1, Definition 7 (the a(b)-influence
+curve), as printed.
 
 =============================  ==============================================================
 ``000.def7.curve``             the tightest curve ``a(b) = max_pairs inf_{|H| <= b} a†(L)``,
@@ -27,6 +28,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
@@ -36,7 +38,7 @@ from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, coun
 from pufferfish.verify.influence.curves import influence_curve
 from pufferfish.verify.privacy.pufferfish import ratio_key
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 
 def _leak(table: list, first, second, low: tuple[int, ...]) -> Ratio | None:
@@ -116,7 +118,7 @@ def check_curve(instance: Instance) -> ClaimOutcome:
     if problems:
         detail = f"brute-force curve [{text}]: " + "; ".join(problems)
         return ClaimOutcome(False, detail, counterexample_dict(
-            model, f"counterexample to 000.def7.curve ({PAPER}): {instance.label}: {detail}"))
+            model, f"counterexample to 000.def7.curve ({cite(PAPER)}): {instance.label}: {detail}"))
     return ClaimOutcome(True, f"a(b) for b = 0..{len(brute) - 1}: [{text}] — non-increasing, "
                               f"0 at b = |I|, equal to the toolkit's curve")
 

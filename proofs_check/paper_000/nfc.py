@@ -1,5 +1,5 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` §5.1 (Theorem 4, the NfC linear programs) and the limit
-argument of its proof (Appendix C).
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §5.1 (Theorem 4, the NfC linear
+programs) and the limit argument of its proof (Appendix C).
 
 =============================  ==============================================================
 ``000.thm4.dp_one_hot``        per-entry ε_DP mechanisms (randomized response, clamped geometric
@@ -31,6 +31,7 @@ import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.proofs_check.paper_000.collapse_examples import (interval_example, interval_member_prior, parity_example,
                              resample_bits_example)
 from pufferfish.models.distribution import Distribution
@@ -51,7 +52,7 @@ from pufferfish.verify.nfc.attack import repeated_run_levels
 from pufferfish.verify.privacy.pufferfish import pufferfish_level
 from pufferfish.verify.privacy.supports import prior_supports
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 SECTION = "§5.1, Theorem 4"
 
 

@@ -1,4 +1,5 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` §5.2 (Theorem 5: NfC constraints and post-processing).
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §5.2 (Theorem 5: NfC constraints and
+post-processing).
 
 =====================================  ======================================================
 ``000.thm5.one_hot_invariant``         a set whose β are all one-hot is post-processing
@@ -28,6 +29,7 @@ from itertools import combinations
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.mechanisms import (GeometricNoise, PostProcessed, Query, QueryMechanism,
                                           RandomizedResponse, TableMechanism)
@@ -46,7 +48,7 @@ from pufferfish.verify.nfc.postprocessing import (ConstraintSet, NfcConstraint, 
                                    random_postprocessing_search, reduce_redundant)
 from pufferfish.verify.privacy.pufferfish import pufferfish_level, ratio_key
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 
 def _constraint(name, left, beta, pair=("s1", "s2")) -> NfcConstraint:

@@ -1,5 +1,6 @@
-"""The numbered statements of ``000_65109fe28ca61d17.txt`` and how the toolkit checks each one
-(``pufferfish theorems --coverage``; :class:`pufferfish.proofs_check.coverage.Statement`).
+"""The numbered statements of Bai et al., Composition for Pufferfish Privacy and how the toolkit
+checks each one (``pufferfish theorems --coverage``;
+:class:`pufferfish.proofs_check.coverage.Statement`).
 
 Read from the paper, in its order: every Definition, Theorem, Example, Algorithm, Figure and Table.
 A statement lists the registered claims that check it; one without a claim says why no finite

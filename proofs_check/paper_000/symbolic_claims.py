@@ -1,4 +1,5 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` §4 checked as functions of a prior parameter.
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §4 checked as functions of a prior
+parameter.
 
 The collapse examples are stated for one prior; here the prior carries a parameter ``t`` and the
 toolkit's closed-form level (:func:`pufferfish.verify.symbolic.levels.symbolic_audit`) is compared
@@ -44,6 +45,7 @@ from itertools import combinations
 
 import sympy
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.files.pufferfish_file import model_to_dict
 from pufferfish.models.parametric import parse_parametric_model
 from pufferfish.models.polynomials import fraction_text, to_fraction
@@ -59,7 +61,7 @@ from pufferfish.verify.symbolic.families import family_envelope
 from pufferfish.verify.symbolic.levels import symbolic_audit, symbolic_level
 from pufferfish.verify.symbolic.univariate import decompose
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 
 
 def example41_file(low: str, high: str, swapped: bool = False) -> dict:
@@ -68,7 +70,7 @@ def example41_file(low: str, high: str, swapped: bool = False) -> dict:
     keep, other = ("1-t", "t") if swapped else ("t", "1-t")
     return {
         "pufferfish_model": 1, "parameters": {"t": [low, high]},
-        "description": f"{PAPER} §4, Example 4.1 with the prior family θ_t",
+        "description": f"{cite(PAPER)}, §4, Example 4.1 with the prior family θ_t",
         "attributes": ["x"], "domain": [0, 1, 2, 3], "datasets": "all",
         "priors": {"theta": {"table": [[[0], "t/2"], [[1], "(1-t)/2"], [[2], "t/2"],
                                        [[3], "(1-t)/2"]]}},
@@ -159,7 +161,7 @@ def theorem8_chain_file(q: Fraction, length: int) -> dict:
             mechanisms["L without " + ",".join(high)] = {
                 "compose": [n for n in names if n not in high]}
     return {"pufferfish_model": 1, "parameters": {"p": ["1/100", "99/100"]},
-            "description": f"{PAPER} Example 6.1, q = {fraction_text(q)}, T = {length}",
+            "description": f"{cite(PAPER)}, Example 6.1, q = {fraction_text(q)}, T = {length}",
             "attributes": names, "domain": [0, 1], "datasets": "all",
             "priors": {"chain": {"markov": {
                 "initial": {"0": pi0, "1": f"1 - {pi0}"},
@@ -219,11 +221,11 @@ def theorem8_differences(q: Fraction, length: int, b: int) -> list[tuple]:
     as a function of p, differs from Theorem 8's closed form (up to finitely many points):
     ``(low, high, exact, paper, t)`` with both sides' expressions at the rational point ``t``.
 
-    a*(b) = max over ordered pairs of min over ``|H| = b`` of a†(I minus H) (000 §6.2, Definition
-    7); each a† is the closed-form level of the release of ``X_L``
-    (:func:`pufferfish.verify.symbolic.levels.symbolic_level`).  The range is cut at every root of
-    a difference of two pieces and every branch switch of the closed form; on each cell the two
-    sides are read at a rational point and compared as rational functions."""
+    a*(b) = max over ordered pairs of min over ``|H| = b`` of a†(I minus H) (Bai et al., Composition
+    for Pufferfish Privacy, §6.2, Definition 7); each a† is the closed-form level of the release of
+    ``X_L`` (:func:`pufferfish.verify.symbolic.levels.symbolic_level`).  The range is cut at every
+    root of a difference of two pieces and every branch switch of the closed form; on each cell the
+    two sides are read at a rational point and compared as rational functions."""
     model = parse_parametric_model(theorem8_chain_file(q, length))
     symbolic = SymbolicModel(model)
     p = model.box.symbols[0]
@@ -348,7 +350,8 @@ def example43_file(bounds: dict) -> dict:
         for dataset, _ in data["mechanisms"]["collapse"]["table"]
         for outputs in [EXAMPLE43_OUTPUTS[cases[(dataset[0], dataset[1])]]]]},
         "twice": {"repeat": {"mechanism": "collapse", "times": 2}}}
-    data["description"] = f"{PAPER} §4, Example 4.3 with interval bounds {_bounds_text(bounds)}"
+    data["description"] = (f"{cite(PAPER)}, §4, Example 4.3 with interval bounds "
+                           f"{_bounds_text(bounds)}")
     return data
 
 

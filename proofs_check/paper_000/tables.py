@@ -1,5 +1,6 @@
-"""Claims of ``000_65109fe28ca61d17.txt`` §7.2, §7.3 and Appendix D.3: the orderings the text draws
-from Tables 2–5 and 7–8, checked **statistically on synthetic data** (not the paper's data).
+"""Claims of Bai et al., Composition for Pufferfish Privacy, §7.2, §7.3 and Appendix D.3: the
+orderings the text draws from Tables 2–5 and 7–8, checked **statistically on synthetic data** (not
+the paper's data).
 
 =======================  =====================================================================
 ``000.table2.ordering``  §7.2 on Table 2 (Acc@k, Top-3, check-ins): "across all privacy
@@ -38,6 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pufferfish.bibliography import paper
 from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_000.topk.experiment import build_setup, fit_prior
 from pufferfish.proofs_check.paper_000.topk.mechanisms import EPSILONS, MECHANISMS
@@ -45,7 +47,7 @@ from pufferfish.proofs_check.paper_000.topk.ordering import TopKSamples, collect
 from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES, generate
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, register
 
-PAPER = "000_65109fe28ca61d17.txt"
+PAPER = paper("000").key
 OURS = MECHANISMS[0]
 BASELINES = MECHANISMS[1:]
 CONFIDENCE_ALPHA = 0.05

@@ -1,5 +1,5 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` (Ding, Yang, Lu, Zhang — Multi-user Pufferfish Privacy),
-and the paper's tables as instances."""
+"""Claims of Ding, Yang, Lu, Zhang, Multi-user Pufferfish Privacy, and the paper's tables as
+instances."""
 
 CLAIM_MODULES = (
     "multiuser",  # §2–4 and Appendix A

@@ -1,5 +1,5 @@
 """The law of the aggregate ``X`` by enumerating every configuration of the other users
-(``001_3a97785a86d61e37.txt`` §3, equations (7)–(9)), an independent cross-check of
+(Ding et al., Multi-user Pufferfish Privacy, §3, equations (7)–(9)), an independent cross-check of
 :func:`pufferfish.models.multiuser.conditional` (which multiplies generating polynomials).
 
 Definition.  Each other user ``j`` is, under the ``"marginal"`` reading, absent with probability

@@ -1,5 +1,5 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` Appendix A: Example 1 with Tables 4–6, and Lemma 3 read
-as printed (x over the support points).
+"""Claims of Ding et al., Multi-user Pufferfish Privacy, Appendix A: Example 1 with Tables 4–6, and
+Lemma 3 read as printed (x over the support points).
 
 ================================  ==============================================================
 ``001.table5.printed``            Table 5: the printed cumulative distributions of Table 4
@@ -27,13 +27,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.proofs_check.paper_001.multiuser import all_instances
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register
 from pufferfish.verify.multiuser.pairs import pair_conditionals
 from pufferfish.verify.transport.kantorovich import (delta_star, delta_star_brute_force,
                                                      transport_plan, w1_by_cdf)
 
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
 Q = Fraction
 POINTS = tuple(Q(k) for k in range(1, 6))
 TABLE4 = ({1: Q("0.2"), 2: Q("0.225"), 3: Q("0.5"), 4: Q("0.075"), 5: Q(0)},
@@ -52,7 +53,7 @@ def _table_instance() -> Iterator[Instance]:
 
 
 def _data(detail: str, **fields) -> dict:
-    return {"description": f"counterexample ({PAPER}, Appendix A): {detail}",
+    return {"description": f"counterexample ({cite(PAPER)}, Appendix A): {detail}",
             **{k: {str(x): str(p) for x, p in v.items()} if isinstance(v, Mapping) else v
                for k, v in fields.items()}}
 

@@ -1,6 +1,6 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` §4, Figures 1–4 and 6–8, on the paper's own systems
-(Tables 2–3, :mod:`pufferfish.proofs_check.paper_001.instances`).  Figures 5 and 9 use UCI data
-the project does not ship; they are listed as not checkable in
+"""Claims of Ding et al., Multi-user Pufferfish Privacy, §4, Figures 1–4 and 6–8, on the paper's own
+systems (Tables 2–3, :mod:`pufferfish.proofs_check.paper_001.instances`).  Figures 5 and 9 use UCI
+data the project does not ship; they are listed as not checkable in
 :mod:`pufferfish.proofs_check.paper_001.statements`.
 
 =====================  =========================================================================
@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.proofs_check.paper_001.instances import (paper_bernoulli_model,
                                                          paper_distribution_model,
                                                          paper_value_model)
@@ -42,7 +43,7 @@ from pufferfish.verify.transport.kantorovich import (delta_star, delta_star_brut
                                                      transport_plan)
 from pufferfish.models.multiuser import others_sum
 
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
 Q = Fraction
 EPSILONS = (Q(1, 2), Q(1), Q(2))
 
@@ -56,7 +57,7 @@ def _instances(build, label: str):
 
 def _data(model, detail: str, eps: Fraction) -> dict:
     from pufferfish.models.files.multiuser_file import multiuser_model_to_dict
-    return multiuser_model_to_dict(model, f"counterexample ({PAPER}) at ε = {eps}: {detail}")
+    return multiuser_model_to_dict(model, f"counterexample ({cite(PAPER)}) at ε = {eps}: {detail}")
 
 
 def _level(pairs, theta: Theta, eps: Fraction) -> str:

@@ -1,5 +1,5 @@
-"""Instances of ``001_3a97785a86d61e37.txt`` given in the paper itself: the users of Table 2, the
-distributions of Table 3, and the multi-user systems of Figures 1–4 and 6–8 (§4).
+"""Instances of Ding et al., Multi-user Pufferfish Privacy given in the paper itself: the users of
+Table 2, the distributions of Table 3, and the multi-user systems of Figures 1–4 and 6–8 (§4).
 
 Table 2 lists three always-present users on {1, ..., 5}; user 4 is the protected user, with value
 secrets (Figures 1–2), the distributions ``P_4``, ``Q_4`` of Table 3 (Figures 3, 4, 6) or

@@ -1,4 +1,4 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` §2–4 and Appendix A, checked with
+"""Claims of Ding et al., Multi-user Pufferfish Privacy, §2–4 and Appendix A, checked with
 :mod:`pufferfish.models.multiuser`, :mod:`pufferfish.verify.transport.kantorovich` and the modules of
 :mod:`pufferfish.verify.multiuser` (``pairs``, ``thetas``, ``levels``, ``relaxed``, ``calibration``).
 The paper's own systems (Tables 2–3) are in :mod:`pufferfish.proofs_check.paper_001.instances`.
@@ -43,6 +43,7 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.multiuser import (MultiUserModel, User, bernoulli, conditional, is_bernoulli,
                               others_sum)
@@ -58,14 +59,14 @@ from pufferfish.verify.multiuser.pairs import pair_conditionals
 from pufferfish.verify.multiuser.thetas import Theta, eq13_theta, eq15_theta, lemma2_psi_min, lemma2_theta
 from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
 Q = Fraction
 
 
 def _fail(model: MultiUserModel, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
     """A violation whose counterexample is a valid multi-user model file; ε is in its
     description (the instance label names it)."""
-    data = multiuser_model_to_dict(model, f"counterexample to {claim_id} ({PAPER}): "
+    data = multiuser_model_to_dict(model, f"counterexample to {claim_id} ({cite(PAPER)}): "
                                           f"{instance.label}: {detail}")
     return ClaimOutcome(False, detail, data)
 

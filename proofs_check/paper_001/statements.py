@@ -1,6 +1,7 @@
-"""Every numbered statement of ``001_3a97785a86d61e37.txt`` (Propositions 1–2, Theorems 1–4,
-Lemmas 1–3, Remarks 1–2, Example 1, Tables 1–6, Figures 1–9) with the claims that check it or
-the reason it cannot be checked on a finite instance (:mod:`pufferfish.proofs_check.coverage`).
+"""Every numbered statement of Ding et al., Multi-user Pufferfish Privacy (Propositions 1–2,
+Theorems 1–4, Lemmas 1–3, Remarks 1–2, Example 1, Tables 1–6, Figures 1–9) with the claims that
+check it or the reason it cannot be checked on a finite instance
+(:mod:`pufferfish.proofs_check.coverage`).
 
 The paper numbers no definitions; its Pufferfish definition (§2.1, equation (1)) is what every
 level computation decides.

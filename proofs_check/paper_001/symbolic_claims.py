@@ -1,5 +1,5 @@
-"""Claims of ``001_3a97785a86d61e37.txt`` checked as functions of a Bernoulli user's parameter
-and of the budget.
+"""Claims of Ding et al., Multi-user Pufferfish Privacy checked as functions of a Bernoulli user's
+parameter and of the budget.
 
 ``001.eq15.symbolic``   §4.3.2, equation (15) with Theorem 3: for the system of Table 2 plus a
                         user ``i`` reporting ``D_i ~ Bernoulli(p)`` (the system of Figures 7–8),
@@ -47,6 +47,7 @@ from fractions import Fraction
 
 import sympy
 
+from pufferfish.bibliography import paper
 from pufferfish.models.multiuser import others_sum
 from pufferfish.models.polynomials import (BoundedPolynomial, fraction_text, polynomial_terms,
                                            sign_at, to_fraction)
@@ -60,7 +61,7 @@ from pufferfish.verify.symbolic.univariate import as_poly, decompose
 
 __all__ = ["eq15_constraints", "eq15_failing_set", "eq15_map", "MAP_WIDTH"]
 
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
 
 MAP_WIDTH = Fraction(1, 32)
 """Width below which a box of the (p, ε) map is left undecided."""

@@ -1,5 +1,5 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` (Wang, Song, Chaudhuri — Privacy-Preserving Analysis of
-Correlated Data), one module per part of the paper; also the flu example and Figures 1, 3, 4."""
+"""Claims of Wang, Song, Chaudhuri, Privacy-Preserving Analysis of Correlated Data, one module per
+part of the paper; also the flu example and Figures 1, 3, 4."""
 
 CLAIM_MODULES = (
     "wasserstein",  # §3 and Appendix A

@@ -1,5 +1,5 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` Appendix A.2 (Theorem A.5, Lemma A.6) and B.9 (Lemma
-B.12), as printed.
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix A.2 (Theorem A.5,
+Lemma A.6) and B.9 (Lemma B.12), as printed.
 
 =============================  ==============================================================
 ``002.thmA5.group_dp``         the Global Sensitivity Mechanism F + Lap(Δ_𝒢/ε) is ε-group DP:

@@ -1,7 +1,7 @@
-"""Claims ``002.fig1.readings`` and ``002.fig3.readings`` of ``002_e1f2e9a9937b8cda.txt`` §5 and
-Appendix B.11: the qualitative readings the text draws from Figures 1 and 3 (Markov Quilt
-Mechanism against the inferential-privacy algorithm [11] on binary chains, T = 100, releasing the
-1-Lipschitz sum), decided on certified noise scales.
+"""Claims ``002.fig1.readings`` and ``002.fig3.readings`` of Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §5 and Appendix B.11: the qualitative readings the text draws from
+Figures 1 and 3 (Markov Quilt Mechanism against the inferential-privacy algorithm [11] on binary
+chains, T = 100, releasing the 1-Lipschitz sum), decided on certified noise scales.
 
 Both figures are functions of noise scales: Figure 1 plots the average of ``|S' − S|/T`` over runs,
 whose expectation is ``b/T`` for Laplace noise of scale b (the noise does not depend on the data),
@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
 
+from pufferfish.bibliography import cite
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
@@ -117,8 +118,9 @@ def _below(first, second) -> bool:
 
 
 def _fail(claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:
-    return ClaimOutcome(False, detail, {"description": f"counterexample to {claim_id} ({PAPER}): "
-                                                       f"{instance.label}: {detail}"})
+    return ClaimOutcome(False, detail, {"description": f"counterexample to {claim_id} "
+                                                       f"({cite(PAPER)}): {instance.label}: "
+                                                       f"{detail}"})
 
 
 FIG1_READINGS = ("the MQM error decreases as ℓ increases", "[11]'s error decreases as ℓ "

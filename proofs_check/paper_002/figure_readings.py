@@ -1,5 +1,6 @@
-"""Claim ``002.fig4.readings`` of ``002_e1f2e9a9937b8cda.txt`` Appendix B.12: the qualitative
-readings the text draws from Figure 4, decided on the exact expectation of the plotted quantity.
+"""Claim ``002.fig4.readings`` of Wang et al., Privacy-Preserving Analysis of Correlated Data,
+Appendix B.12: the qualitative readings the text draws from Figure 4, decided on the exact
+expectation of the plotted quantity.
 
 Figure 4 plots the L1 error ``‖M(D) − F(D)‖₁`` of the MQM histogram averaged over 100 runs.  The
 noise ``(2σ_max/T)·Lap(1)^k`` does not depend on the data, so the average estimates
@@ -30,6 +31,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
 
+from pufferfish.bibliography import cite
 from pufferfish.proofs_check.paper_002.figures import (FIG4_EPSILONS, FIG4_G_ESTS, FIG4_LENGTH,
                                                        FIG4_LENGTHS, FIG4_PI_ESTS)
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
@@ -107,7 +109,8 @@ def readings_check(reverse: frozenset = frozenset()):
                               f"{points[where]} (E ∈ [{float(bounds[where][0]):.6g}, "
                               f"{float(bounds[where][1]):.6g}]) to the next grid point")
                     return ClaimOutcome(False, detail, {"description": f"counterexample to "
-                                                        f"002.fig4.readings ({PAPER}): {detail}"})
+                                                        f"002.fig4.readings ({cite(PAPER)}): "
+                                                        f"{detail}"})
             return ClaimOutcome(True, f"certified decreasing on all {len(lines)} lines")
         for e in FIG4_EPSILONS:
             pi_line, g_line = _line(_panel("pi_est", e)), _line(_panel("g_est", e))
@@ -119,7 +122,8 @@ def readings_check(reverse: frozenset = frozenset()):
                 detail = (f"ε = {e}: the error changes by a factor <= {float(pi_factor_high):.4g} "
                           f"over π_est and >= {float(g_factor_low):.4g} over g_est")
                 return ClaimOutcome(False, detail, {"description": f"counterexample to "
-                                                    f"002.fig4.readings ({PAPER}): {detail}"})
+                                                    f"002.fig4.readings ({cite(PAPER)}): "
+                                                    f"{detail}"})
         return ClaimOutcome(True, "at every ε the error changes by a smaller factor over π_est "
                                   "than over g_est")
     return check

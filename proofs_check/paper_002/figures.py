@@ -1,4 +1,5 @@
-"""Figures 1, 3 and 4 of ``002_e1f2e9a9937b8cda.txt`` (§5, Appendix B.11, B.12) as PNG files.
+"""Figures 1, 3 and 4 of Wang et al., Privacy-Preserving Analysis of Correlated Data (§5,
+Appendix B.11, B.12) as PNG files.
 
 Both compare the Markov Quilt Mechanism with the inferential-privacy algorithm of [11]
 (Appendix B.10) on binary chains ``P = [[p0, 1−p0], [1−p1, p1]]`` of length ``T = 100`` releasing
@@ -209,8 +210,8 @@ def plot_figure_1(path: Path | str | None = None, *, runs: int = 500, seed: int 
         ax.set_ylabel("ε · mean |S' − S| / T")
         ax.set_yscale("log")
     axes[0].legend(fontsize=8)
-    fig.suptitle(f"Figure 1 (002 §5): T = {options.get('length', LENGTH)}, {runs} runs, "
-                 f"seed {seed} (numerical)")
+    fig.suptitle(f"Figure 1 (Wang et al., Privacy-Preserving Analysis of Correlated Data, §5):\n"
+                 f"T = {options.get('length', LENGTH)}, {runs} runs, seed {seed} (numerical)")
     return finish(fig, path, dpi=110, tight=True)
 
 
@@ -278,8 +279,9 @@ class GeneratedChain:
 def generate_reversible_chain(k: int, pi_gen: object, g_gen: object, *, seed: int = 0,
                               length: int = 1) -> GeneratedChain:
     """A random k-state chain with ``π_min(P) >= π_gen`` and ``g(P) >= g_gen`` (Appendix B.12 of
-    ``002_e1f2e9a9937b8cda.txt``: "generate an aperiodic, irreducible and reversible transition
-    matrix P such that π_min(P) ≥ π_gen and g(P) ≥ g_gen"), exact rationals, seeded.
+    Wang et al., Privacy-Preserving Analysis of Correlated Data: "generate an aperiodic, irreducible
+    and reversible transition matrix P such that π_min(P) ≥ π_gen and g(P) ≥ g_gen"), exact
+    rationals, seeded.
 
     Construction (every step exact):
 
@@ -421,7 +423,8 @@ def figure4_data(*, repetitions: int = 100, seed: int = 0, k: int = 5, pi_gen: s
                  g_gen: str = "1/10", epsilons=FIG4_EPSILONS, pi_ests=FIG4_PI_ESTS,
                  g_ests=FIG4_G_ESTS, lengths=FIG4_LENGTHS, length: int = FIG4_LENGTH,
                  method: str = "fast") -> dict:
-    """The three panels of Figure 4 (``002_e1f2e9a9937b8cda.txt`` Appendix B.12), numerical.
+    """The three panels of Figure 4 (Wang et al., Privacy-Preserving Analysis of Correlated Data,
+    Appendix B.12), numerical.
 
     One chain ``P`` (:func:`generate_reversible_chain` with ``k``, ``π_gen``, ``g_gen``) and one
     initial distribution ``q`` uniform on the simplex (Dirichlet(1, ..., 1)) are drawn with

@@ -1,4 +1,5 @@
-"""Claim of ``002_e1f2e9a9937b8cda.txt`` Appendix B.10: the spectral-norm condition of [11].
+"""Claim of Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix B.10: the
+spectral-norm condition of [11].
 
 =============================  ==============================================================
 ``002.B10.spectral_norm``      if the multiplicative influence matrix Γ has spectral norm < 1,

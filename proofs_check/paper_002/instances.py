@@ -1,4 +1,5 @@
-"""Instances of ``002_e1f2e9a9937b8cda.txt`` given in the paper itself: the flu example of §3.
+"""Instances of Wang et al., Privacy-Preserving Analysis of Correlated Data given in the paper
+itself: the flu example of §3.
 
 §3 (the flu example): Alice (``X_i``) and three others; ``N = Σ X_i`` is the number of infected
 people.  Given Alice's status the paper states
@@ -53,8 +54,8 @@ def flu_model() -> PufferfishModel:
                "x1=1": Secret.where("x1=1", universe, {"x1": 1})}
     return PufferfishModel(universe, {"flu": prior}, secrets,
                            [SecretPair(secrets["x1=0"], secrets["x1=1"])],
-                           description="002_e1f2e9a9937b8cda.txt §3 flu example: Alice = x1, "
-                                       "N = x1 + x2 + x3 + x4")
+                           description="Wang et al., Privacy-Preserving Analysis of Correlated "
+                                       "Data, §3, flu example: Alice = x1, N = x1 + x2 + x3 + x4")
 
 
 def flu_all_individuals_system():

@@ -1,5 +1,5 @@
-"""Claim of ``002_e1f2e9a9937b8cda.txt`` Appendix A.3 (optimality example for the Wasserstein
-mechanism), as printed.
+"""Claim of Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix A.3 (optimality
+example for the Wasserstein mechanism), as printed.
 
 =============================  ==============================================================
 ``002.A3.optimality``          with ``P(F|s_i) = δ_0`` and ``P(F|s_j) = (1−δ)δ_0 + δ δ_Δ``, the

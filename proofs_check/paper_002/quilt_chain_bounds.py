@@ -1,5 +1,5 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` Appendix B.5–B.10 and §4.1 Theorem 4.4: the bounds
-behind MQMApprox on chains and the algorithms that use them.
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix B.5–B.10 and §4.1
+Theorem 4.4: the bounds behind MQMApprox on chains and the algorithms that use them.
 
 ====================================  =========================================================
 ``002.lemB4.bound``                   Lemma B.4: the bound ≥ the exact max-influence

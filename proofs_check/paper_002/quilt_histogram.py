@@ -1,5 +1,5 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` Appendix B.6.2, Theorem B.9: consistency of the MQM
-histogram (Appendix B.2, B.12), and the last inequality of its proof.
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix B.6.2, Theorem
+B.9: consistency of the MQM histogram (Appendix B.2, B.12), and the last inequality of its proof.
 
 ====================================  =========================================================
 ``002.thmB9.consistency``             Theorem B.9: for T ≥ 2a + 3 the MQM histogram's scale is

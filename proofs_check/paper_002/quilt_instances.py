@@ -1,5 +1,5 @@
-"""Paper instances for the claims of ``002_e1f2e9a9937b8cda.txt`` §4 and Appendix B (Markov
-quilts and the Markov Quilt Mechanism): the v-structure network of
+"""Paper instances for the claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, §4
+and Appendix B (Markov quilts and the Markov Quilt Mechanism): the v-structure network of
 ``examples/bayesnet_vstructure.json``, random networks and reversible chains, the grid of binary
 chains, and their conversion to model files (for counterexamples).
 
@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.models.bayesnet import BayesNet, BayesNetFamily, MarkovChain, reversible_chain
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.model import PufferfishModel
@@ -24,7 +25,7 @@ from pufferfish.models.secrets import entry_pairs, entry_secrets
 from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register, violation
 
-PAPER = "002_e1f2e9a9937b8cda.txt"
+PAPER = paper("002").key
 
 
 def fail(claim_id: str, instance: Instance, detail: str, model: PufferfishModel | None) -> ClaimOutcome:

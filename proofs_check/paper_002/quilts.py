@@ -1,5 +1,6 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` §4 and Appendix B (Markov quilts, the Markov Quilt
-Mechanism, the inferential-privacy baseline), checked with :mod:`pufferfish.verify.quilts`.
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, §4 and Appendix B (Markov
+quilts, the Markov Quilt Mechanism, the inferential-privacy baseline), checked with
+:mod:`pufferfish.verify.quilts`.
 
 This module holds the claims of §4 and Appendix B.4 (quilts, Theorem 4.3) and registers, in the
 paper's order, those of Appendix B.5–B.10 (:mod:`.quilt_chain_bounds`) and of Theorem B.9

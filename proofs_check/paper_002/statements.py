@@ -1,5 +1,6 @@
-"""The numbered statements of ``002_e1f2e9a9937b8cda.txt`` and how the toolkit checks each one
-(``pufferfish theorems --coverage``; :class:`pufferfish.proofs_check.coverage.Statement`).
+"""The numbered statements of Wang et al., Privacy-Preserving Analysis of Correlated Data and how
+the toolkit checks each one (``pufferfish theorems --coverage``;
+:class:`pufferfish.proofs_check.coverage.Statement`).
 
 Read from the paper, in its order: every Example, Definition, Theorem, Lemma, Claim, Algorithm and
 Figure, plus the unnumbered statements the issue names (the optimality example of A.3, the vector

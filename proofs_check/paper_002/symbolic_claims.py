@@ -1,4 +1,5 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` checked as functions of a two-state chain's parameters.
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data checked as functions of a
+two-state chain's parameters.
 
 ``002.lemB4.symbolic``   Lemma B.4 (§4.2 and Appendix B.7.1): for a two-state chain
                          ``P = [[p0, 1−p0], [1−p1, p1]]`` started in its stationary law and a
@@ -38,6 +39,7 @@ import sys
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.parametric import parse_parametric_model
 from pufferfish.models.polynomials import BoundedPolynomial, polynomial_terms
@@ -72,7 +74,8 @@ def two_state_quilt_file(bounds: dict, a: int | None, b: int | None) -> dict:
     mechanisms["quilt"] = {"compose": [f"see {n}" for n in quilt]}
     return {"pufferfish_model": 1,
             "parameters": {n: list(v) for n, v in bounds.items() if isinstance(v, tuple)},
-            "description": f"{PAPER} §4.2: two-state chain, quilt of x{node} at a={a}, b={b}",
+            "description": f"{cite(PAPER)}, §4.2: two-state chain, quilt of x{node} at a={a}, "
+                           f"b={b}",
             "attributes": names, "domain": [0, 1], "datasets": "all",
             "priors": {"chain": {"markov": {
                 "initial": {"0": stationary, "1": f"1 - {stationary}"},

@@ -1,6 +1,7 @@
-"""Claim ``002.B2.vector_laplace`` of ``002_e1f2e9a9937b8cda.txt`` Appendix B.2 (vector-valued F):
-"if F is 1-Lipschitz with respect to the L1 norm, then from Proposition 1 of [7], adding noise
-σ_max·Lap(1) to each output dimension of F guarantees ε-Pufferfish privacy".
+"""Claim ``002.B2.vector_laplace`` of Wang et al., Privacy-Preserving Analysis of Correlated Data,
+Appendix B.2 (vector-valued F): "if F is 1-Lipschitz with respect to the L1 norm, then from
+Proposition 1 of [7], adding noise σ_max·Lap(1) to each output dimension of F guarantees
+ε-Pufferfish privacy".
 
 What the Markov Quilt Mechanism's proof (Theorem 4.3) needs from the noise is one inequality: for
 datasets x, x' that differ only in the nearby set X_N, the density ratio of the released value is
@@ -24,6 +25,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
+from pufferfish.bibliography import cite
 from pufferfish.models.numbers import fraction_str
 from pufferfish.proofs_check.paper_002.quilt_instances import PAPER
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register
@@ -73,7 +75,7 @@ def vector_check(scale_of=lambda length: Q(length, 2), bound=None):
                     detail = (f"x = {x}, x' = {y} (d_H = {distance}): the vector Laplace level "
                               f"{fraction_str(level)} exceeds {fraction_str(limit)}")
                     return ClaimOutcome(False, detail, {
-                        "description": f"counterexample to 002.B2.vector_laplace ({PAPER}): "
+                        "description": f"counterexample to 002.B2.vector_laplace ({cite(PAPER)}): "
                                        f"{instance.label}: {detail}",
                         "x": list(x), "x_prime": list(y), "sigma": fraction_str(sigma)})
                 attained += distance > 0 and level == limit

@@ -1,4 +1,4 @@
-"""Claims of ``002_e1f2e9a9937b8cda.txt`` §3 and Appendix A (Wang, Song, Chaudhuri — the
+"""Claims of Wang et al., Privacy-Preserving Analysis of Correlated Data, §3 and Appendix A (the
 Wasserstein mechanism), checked with the modules of :mod:`pufferfish.verify.transport`
 (``w_infinity``, ``trimmed``, ``parameter``, ``wasserstein``, ``epsilon_delta``, ``groups``,
 ``laplace_level``); the flu example of §3 is in :mod:`pufferfish.proofs_check.paper_002.instances`.
@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
+from pufferfish.bibliography import paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import fraction_str
@@ -60,7 +61,7 @@ from pufferfish.verify.transport.queries import parse_query
 from pufferfish.verify.transport.w_infinity import w_infinity, w_infinity_by_max_flow
 from pufferfish.verify.transport.wasserstein import WassersteinVerification, verify_wasserstein_mechanism
 
-PAPER = "002_e1f2e9a9937b8cda.txt"
+PAPER = paper("002").key
 
 
 def _fail(model: PufferfishModel | None, claim_id: str, instance: Instance, detail: str) -> ClaimOutcome:

@@ -1,5 +1,5 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` (Zhang, Malin, Raviv, Vorobeychik — Differential
-Confounding Privacy and Inverse Composition): §III composition, §IV inverse composition."""
+"""Claims of Zhang, Malin, Raviv, Vorobeychik, Differential Confounding Privacy and Inverse
+Composition: §III composition, §IV inverse composition."""
 
 CLAIM_MODULES = (
     "composition",  # Theorems 1, 2, 3, 5; Props 1, 4; Lemmas 4, 7

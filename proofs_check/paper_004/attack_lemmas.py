@@ -1,6 +1,6 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` App. L, Lemma 5 (cross-entropy ordering ⇔ Blackwell
-ordering, over every attack model σ) and App. M, Lemma 8 (hypothesis (16) ⇒ (ε_g, δ_g)-DCP), on
-finite models.
+"""Claims of Zhang et al., Differential Confounding Privacy and Inverse Composition, App. L, Lemma 5
+(cross-entropy ordering ⇔ Blackwell ordering, over every attack model σ) and App. M, Lemma 8
+(hypothesis (16) ⇒ (ε_g, δ_g)-DCP), on finite models.
 
 ================================  ===============================================================
 ``004.lemma5``                    Lemma 5: (i) CEL(J_[2]) <= CEL(J_12) ⇔ (ii) T(D_[2](s0),

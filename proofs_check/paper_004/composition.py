@@ -1,5 +1,5 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` (Zhang, Malin, Raviv, Vorobeychik — Differential
-Confounding Privacy and Inverse Composition), §III, §IV and Appendices C, J, K, L, M.
+"""Claims of Zhang, Malin, Raviv, Vorobeychik, Differential Confounding Privacy and Inverse
+Composition, §III, §IV and Appendices C, J, K, L, M.
 
 ==========================  =================================================================
 ``004.thm1.i``              Theorem 1 (i) / Prop. 2: the composition is (ε_g, δ_g)-DCP for some
@@ -52,6 +52,7 @@ from fractions import Fraction
 
 import networkx as nx
 
+from pufferfish.bibliography import paper
 from pufferfish.models.dcp import DCPModel, DatasetKernel
 from pufferfish.models.files.dcp_file import dcp_model_to_dict
 from pufferfish.models.numbers import INFINITY, epsilon_str, fraction_str, ratio_key
@@ -64,7 +65,7 @@ from pufferfish.verify.dcp.composition import (cross_entropy_gap, dependence_ter
                                     product_of_effective, true_joint)
 from pufferfish.verify.dcp.inverse import lemma7_check, task2
 
-PAPER = "004_acc5641f8e5f8c79.txt"
+PAPER = paper("004").key
 DELTAS = (Fraction(0), Fraction(1, 10), Fraction(1, 4))
 RATIOS = (Fraction(1), Fraction(2), Fraction(4))
 

@@ -1,7 +1,7 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` App. G–I (Gaussian copula perturbation): certified
-continuous checks.  No finite model represents these statements (their marginals are
-continuous); every quantity here is a Gaussian law with exact rational parameters, decided
-exactly where it can be and otherwise by certified intervals
+"""Claims of Zhang et al., Differential Confounding Privacy and Inverse Composition, App. G–I
+(Gaussian copula perturbation): certified continuous checks.  No finite model represents these
+statements (their marginals are continuous); every quantity here is a Gaussian law with exact
+rational parameters, decided exactly where it can be and otherwise by certified intervals
 (:mod:`pufferfish.verify.dcp.gaussian`), never by a float comparison.
 
 =====================  ==========================================================================
@@ -49,6 +49,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pufferfish.bibliography import cite
 from pufferfish.models.numbers import fraction_str
 from pufferfish.proofs_check.mutation import patched
 from pufferfish.proofs_check.paper_004.composition import PAPER
@@ -165,7 +166,7 @@ def _undecided(detail: str) -> ClaimOutcome:
 def _failed(claim_id: str, instance: Instance, detail: str, **data) -> ClaimOutcome:
     detail = LABEL + detail
     return ClaimOutcome(False, detail, {
-        "description": f"counterexample to {claim_id} ({PAPER}): {instance.label}: {detail}",
+        "description": f"counterexample to {claim_id} ({cite(PAPER)}): {instance.label}: {detail}",
         **{k: (fraction_str(v) if isinstance(v, Fraction) else v) for k, v in data.items()}})
 
 

@@ -1,5 +1,5 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` §IV (inverse composition: Π[τ, δ], Task-1, Task-2,
-Theorem 2 (iii)) and App. M (Lemma 6), on finite models.
+"""Claims of Zhang et al., Differential Confounding Privacy and Inverse Composition, §IV (inverse
+composition: Π[τ, δ], Task-1, Task-2, Theorem 2 (iii)) and App. M (Lemma 6), on finite models.
 
 =============================  ==================================================================
 ``004.thm2.iii``               Theorem 2 (iii), δ_g = 0, "only if": if the composition is
@@ -32,6 +32,7 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.files.dcp_file import dcp_model_to_dict
 from pufferfish.models.numbers import INFINITY, fraction_str
@@ -43,7 +44,7 @@ from pufferfish.proofs_check.paper_004.composition import worst_event_excess
 from pufferfish.verify.dcp.inverse import in_pi, least_tau, min_prior, pi_nonempty, posterior
 from pufferfish.verify.numerics.intervals import certified_sign, log_interval, rational_interval
 
-PAPER = "004_acc5641f8e5f8c79.txt"
+PAPER = paper("004").key
 Q = Fraction
 
 
@@ -155,7 +156,7 @@ def lemma6_check(conclusion_slack: Fraction = Q(1)):
         if inside >= 1 - conclusion_slack * delta:
             return ClaimOutcome(True, detail)
         return ClaimOutcome(False, detail, {"description": f"counterexample to 004.lemma6 "
-                                            f"({PAPER}): {instance.label}: {detail}",
+                                            f"({cite(PAPER)}): {instance.label}: {detail}",
                                             "F": [str(v) for v in f], "P": [str(v) for v in p],
                                             "e^epsilon": str(r), "delta": str(delta)})
     return check
@@ -209,8 +210,9 @@ def pi_convex_check(tau_of=lambda taus: (taus[0] + taus[1]) / 2):
         if member.holds:
             return ClaimOutcome(True, detail)
         return ClaimOutcome(False, f"{detail} ({member.violation})",
-                            {"description": f"counterexample to 004.tasks.pi_convex ({PAPER}): "
-                                            f"{instance.label}: {member.violation}"})
+                            {"description": f"counterexample to 004.tasks.pi_convex "
+                                            f"({cite(PAPER)}): {instance.label}: "
+                                            f"{member.violation}"})
     return check
 
 
@@ -293,7 +295,7 @@ def joint_convexity_check(alpha_fixed: bool = False, lam: Fraction = Q(1, 2)):
         variables = "π (α fixed)" if alpha_fixed else "(α, π)"
         detail = (f"J(mid) > λJ(A) + (1 − λ)J(B) at λ = {lam} (certified): the objective is not "
                   f"convex in {variables}")
-        return ClaimOutcome(False, detail, {"description": f"counterexample ({PAPER}, §IV): "
+        return ClaimOutcome(False, detail, {"description": f"counterexample ({cite(PAPER)}, §IV): "
                                             f"{instance.label}: {detail}"})
     return check
 

@@ -1,5 +1,6 @@
-"""Claims about the printed experimental results of ``004_acc5641f8e5f8c79.txt`` (§IV-A, Fig. 1;
-App. N, Table VIII): their targets must agree with each other.
+"""Claims about the printed experimental results of Zhang et al., Differential Confounding Privacy
+and Inverse Composition (§IV-A, Fig. 1; App. N, Table VIII): their targets must agree with each
+other.
 
 =====================  =========================================================================
 ``004.tableVIII.rows`` Table VIII: every "Single" row has the targets (ε_g, ε_i) of the
@@ -18,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Mutant, register
 
-PAPER = "004_acc5641f8e5f8c79.txt"
+PAPER = paper("004").key
 Q = Fraction
 TABLE_VIII = (
     ("Composition", Q("0.4"), Q("0.05")), ("Single", Q("0.4"), Q("0.05")),
@@ -63,8 +65,8 @@ def rows_check(instance: Instance) -> ClaimOutcome:
              f"{_text(rows[k][1])}" for k in range(0, len(rows), 2) if rows[k][1] != rows[k + 1][1]]
     text = "; ".join(wrong) or "every Single row repeats its targets"
     if wrong:
-        return ClaimOutcome(False, text, {"description": f"counterexample ({PAPER}, Table VIII): "
-                                          f"{text}"})
+        return ClaimOutcome(False, text, {"description": f"counterexample ({cite(PAPER)}, "
+                                          f"Table VIII): {text}"})
     return ClaimOutcome(True, text)
 
 
@@ -76,7 +78,7 @@ def fig1_check(caption=FIG1_A, label: str = "(a)"):
                 f"{', '.join(_text(t) for t in table)}")
         if list(caption) == table:
             return ClaimOutcome(True, text)
-        return ClaimOutcome(False, text, {"description": f"counterexample ({PAPER}, Fig. 1): "
+        return ClaimOutcome(False, text, {"description": f"counterexample ({cite(PAPER)}, Fig. 1): "
                                           f"{text}"})
     return check
 

@@ -1,6 +1,7 @@
-"""Claims of ``004_acc5641f8e5f8c79.txt`` App. K (Lemmas 2 and 3): a mechanism, and the k-fold
-composition, is ``(ε, δ(ε))``-DCP with ``δ(ε) = 1 + f*(−e^ε)`` for its optimal symmetric
-trade-off function ``f`` (Definition 7) and ``f*(y) = sup_{0 <= α <= 1} yα − f(α)``.
+"""Claims of Zhang et al., Differential Confounding Privacy and Inverse Composition, App. K (Lemmas
+2 and 3): a mechanism, and the k-fold composition, is ``(ε, δ(ε))``-DCP with ``δ(ε) = 1 + f*(−e^ε)``
+for its optimal symmetric trade-off function ``f`` (Definition 7) and
+``f*(y) = sup_{0 <= α <= 1} yα − f(α)``.
 
 ==================  ===========================================================================
 ``004.lemma2``      Lemma 2: for each mechanism, δ(ε) = 1 + f*(−e^ε) is a valid δ at ε, and the
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
+from pufferfish.bibliography import paper
 from pufferfish.models.files.dcp_file import dcp_model_to_dict
 from pufferfish.models.numbers import fraction_str
 from pufferfish.proofs_check.paper_004.composition import model_instances, worst_event_excess
@@ -31,7 +33,7 @@ from pufferfish.proofs_check.registry import Claim, ClaimOutcome, Instance, Muta
 from pufferfish.verify.dcp.composition import true_joint
 from pufferfish.verify.dcp.levels import effective_mechanism, tradeoff_curve
 
-PAPER = "004_acc5641f8e5f8c79.txt"
+PAPER = paper("004").key
 RATIOS = (Fraction(1), Fraction(3, 2), Fraction(2), Fraction(4))
 
 

@@ -1,8 +1,9 @@
-"""Claim ``004.C3.pufferfish`` of ``004_acc5641f8e5f8c79.txt`` App. C.3: when the secret is a
-function of the dataset, (ε, 0)-DCP is ε-Pufferfish privacy with the single prior P_θ(x) and the
-secrets {x : G(x) = s}.  The least DCP level (:mod:`pufferfish.verify.dcp.levels`) is compared with
-the level of the toolkit's Pufferfish audit of the reduction
-(:func:`pufferfish.verify.dcp.composition.pufferfish_cross_check`), an independent code path.
+"""Claim ``004.C3.pufferfish`` of Zhang et al., Differential Confounding Privacy and Inverse
+Composition, App. C.3: when the secret is a function of the dataset, (ε, 0)-DCP is ε-Pufferfish
+privacy with the single prior P_θ(x) and the secrets {x : G(x) = s}.  The least DCP level
+(:mod:`pufferfish.verify.dcp.levels`) is compared with the level of the toolkit's Pufferfish audit
+of the reduction (:func:`pufferfish.verify.dcp.composition.pufferfish_cross_check`), an independent
+code path.
 
 Instances: seeded models whose datasets each belong to one secret (2–3 secrets, up to 6 datasets,
 zero-probability datasets, adjacency "all" or a path).

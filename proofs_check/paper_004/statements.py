@@ -1,7 +1,8 @@
-"""Every numbered statement of ``004_acc5641f8e5f8c79.txt`` (Definitions 1–8, Theorems 1–5 by
-part, Propositions 1–4, Lemmas 1–8, the Tasks' convexity statement, Tables I–IX, Fig. 1, and the
-reduction of App. C.3) with the claims that check it or the reason it cannot be checked on a
-finite instance (:mod:`pufferfish.proofs_check.coverage`).
+"""Every numbered statement of Zhang et al., Differential Confounding Privacy and Inverse
+Composition (Definitions 1–8, Theorems 1–5 by part, Propositions 1–4, Lemmas 1–8, the Tasks'
+convexity statement, Tables I–IX, Fig. 1, and the reduction of App. C.3) with the claims that check
+it or the reason it cannot be checked on a finite instance
+(:mod:`pufferfish.proofs_check.coverage`).
 
 Definitions and the notation / architecture tables assert nothing and are listed with
 ``checkable=False``.  The Gaussian-copula statements (App. G–I) are about continuous marginals,

@@ -1,10 +1,10 @@
 """``pufferfish audit MODEL [--epsilon E] [--epsilon-dp E] [--neighbours RELATION]
 [--mechanism NAME] [--group K] [--symbolic] [--set NAME=VALUE]``: the Pufferfish, DP and leakage
 levels of every mechanism of a model (or of the ``--mechanism`` named) and of their joint release
-(``000_65109fe28ca61d17.txt`` §3–4; see :func:`pufferfish.verify.privacy.audit.audit_model`).
-DP levels are taken under the ``--neighbours`` relations (:mod:`pufferfish.models.neighbours`),
-else the model's ``neighbours``, else per entry.  Exit 1 when ``--epsilon`` or ``--epsilon-dp``
-is exceeded.
+(Bai et al., Composition for Pufferfish Privacy, §3–4; see
+:func:`pufferfish.verify.privacy.audit.audit_model`). DP levels are taken under the ``--neighbours``
+relations (:mod:`pufferfish.models.neighbours`), else the model's ``neighbours``, else per entry.
+Exit 1 when ``--epsilon`` or ``--epsilon-dp`` is exceeded.
 
 A parametric model (``"parameters"``, :mod:`pufferfish.models.parametric`) is audited at a point
 with ``--set p=3/4`` (every parameter), or in closed form with ``--symbolic``

@@ -1,6 +1,6 @@
 """``pufferfish collapse {resample,parity,interval}``: the privacy-collapse examples of
-``000_65109fe28ca61d17.txt`` §4 (Examples 4.1–4.3, Theorems 1–3), audited against their theorem
-(:func:`pufferfish.proofs_check.paper_000.collapse_report.collapse_report`)."""
+Bai et al., Composition for Pufferfish Privacy, §4 (Examples 4.1–4.3, Theorems 1–3), audited against
+their theorem (:func:`pufferfish.proofs_check.paper_000.collapse_report.collapse_report`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ INTERVAL_BOUNDS = (("lt", "1/5"), ("ut", "2/5"), ("lf", "3/10"), ("uf", "1/2"))
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("collapse", help="the privacy-collapse examples of §4 "
-                                   "(000_65109fe28ca61d17.txt, Examples 4.1–4.3)")
+    parser = subparsers.add_parser("collapse", help="the privacy-collapse examples (Bai et al., "
+                                   "Composition for Pufferfish Privacy, §4, Examples 4.1–4.3)")
     parser.add_argument("example", choices=["resample", "parity", "interval"])
     parser.add_argument("--size", type=positive_int, default=None,
                         help="size of the example: bits of resample (default 2), entries of "

@@ -1,6 +1,6 @@
 """``pufferfish composes MODEL --epsilon E``: can these mechanisms compose linearly at ε?
-(Theorem 4 of ``000_65109fe28ca61d17.txt`` §5.1; see :mod:`pufferfish.verify.nfc.programs` and
-:mod:`pufferfish.verify.nfc.attack`.)
+(Theorem 4 of Bai et al., Composition for Pufferfish Privacy, §5.1; see
+:mod:`pufferfish.verify.nfc.programs` and :mod:`pufferfish.verify.nfc.attack`.)
 
 Exit 0 when the certified upper bound of the NfC value is <= ε (the necessary condition holds),
 1 when the certified lower bound is > ε (linear composition at ε is impossible; a constructive

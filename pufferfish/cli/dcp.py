@@ -1,5 +1,6 @@
 """``pufferfish dcp MODEL [--epsilon E] [--delta D]``: differential confounding privacy
-(``004_acc5641f8e5f8c79.txt``; :mod:`pufferfish.verify.dcp.report`).
+(Zhang et al., Differential Confounding Privacy and Inverse Composition;
+:mod:`pufferfish.verify.dcp.report`).
 
 Prints each mechanism's exact DCP level, the composition table (true joint, product of effective
 mechanisms, basic and optimal DP bounds) and the dependence term ``L^G``.  With both ``--epsilon``
@@ -19,8 +20,9 @@ from pufferfish.cli.common import input_file
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("dcp", help="differential confounding privacy (004): exact "
-                                   "levels, composition table and L^G of a DCP model file")
+    parser = subparsers.add_parser("dcp", help="differential confounding privacy (Zhang et al., "
+                                   "Differential Confounding Privacy and Inverse Composition): "
+                                   "exact levels, composition table and L^G of a DCP model file")
     parser.add_argument("model", type=input_file,
                         help="DCP model file (JSON, {\"dcp_model\": 1, ...})")
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(

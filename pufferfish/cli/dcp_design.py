@@ -1,7 +1,8 @@
 """``pufferfish dcp-design MODEL --target-epsilon E --target-delta D``: inverse composition
-(``004_acc5641f8e5f8c79.txt`` §IV; :mod:`pufferfish.verify.dcp.inverse`).  Solves Task 2 (closed
-form) and Task 1 (alternating optimisation) and reports the exact audit of each design; exit 0
-when a verified Task-1 design exists, 1 otherwise."""
+(Zhang et al., Differential Confounding Privacy and Inverse Composition, §IV;
+:mod:`pufferfish.verify.dcp.inverse`).  Solves Task 2 (closed form) and Task 1 (alternating
+optimisation) and reports the exact audit of each design; exit 0 when a verified Task-1 design
+exists, 1 otherwise."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from pufferfish.cli.dcp import unit_rational
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("dcp-design", help="inverse composition (004 §IV): Task 2 "
-                                   "closed form and a Task-1 design, each verified exactly")
+    parser = subparsers.add_parser("dcp-design", help="inverse composition (Zhang et al., "
+                                   "Differential Confounding Privacy and Inverse Composition, "
+                                   "§IV): Task 2 closed form and a Task-1 design, each verified "
+                                   "exactly")
     parser.add_argument("model", type=input_file, help="DCP model file (JSON)")
     parser.add_argument("--target-epsilon", type=budget_text, required=True,
                         help=epsilon_help("target eps_g"))

@@ -1,9 +1,10 @@
 """``pufferfish demo``: the main job on the shipped example ``quickstart.json`` in seconds — its
-audit, the three privacy-collapse examples of ``000_65109fe28ca61d17.txt`` §4, and a one-screen
-summary of the papers' claims, each checked on its first instance only (counts by verdict and the
-ids of the claims that do not hold there).  The claims whose first instance alone takes several
-seconds (:data:`NOT_RUN_IN_DEMO`) are named and not run.  The demo reports and exits 0;
-``pufferfish theorems`` runs every instance of every claim and is the command that gates on them."""
+audit, the three privacy-collapse examples of Bai et al., Composition for Pufferfish Privacy, §4,
+and a one-screen summary of the papers' claims, each checked on its first instance only (counts by
+verdict and the ids of the claims that do not hold there).  The claims whose first instance alone
+takes several seconds (:data:`NOT_RUN_IN_DEMO`) are named and not run.  The demo reports and
+exits 0; ``pufferfish theorems`` runs every instance of every claim and is the command that gates
+on them."""
 
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
             "collapse": [c.to_dict() for c in collapses], "theorems": theorems,
             "claims_hold": claims.holds, "collapse_statements_hold": all(c.holds for c in collapses)}
     text = "\n\n".join([audit.explain("examples/quickstart.json"),
-                        "Privacy collapse (000_65109fe28ca61d17.txt §4):\n" +
+                        "Privacy collapse (Bai et al., Composition for Pufferfish Privacy, "
+                        "§4):\n" +
                         "\n".join(c.explain() for c in collapses),
                         claims_summary(claims, not_run)])
     emit(args, data, text)

@@ -1,7 +1,7 @@
 """``pufferfish design MODEL --query Q --epsilon E``: the mechanism of least expected loss that is
-ε-Pufferfish private for the model (``000_65109fe28ca61d17.txt`` §2.2 Definition 5), optionally
-with DP-style constraints so that it composes linearly (§5–6); exact, re-audited, with a certified
-lower bound on the optimum (:mod:`pufferfish.verify.design`).
+ε-Pufferfish private for the model (Bai et al., Composition for Pufferfish Privacy, §2.2 Definition
+5), optionally with DP-style constraints so that it composes linearly (§5–6); exact, re-audited,
+with a certified lower bound on the optimum (:mod:`pufferfish.verify.design`).
 
 ``--out DIR`` writes ``DIR/designed.json``, the model with the designed mechanism as its only
 mechanism (for ``audit``, ``composes``, ``postprocess``); with ``--compare`` also the comparison

@@ -1,5 +1,5 @@
-"""``pufferfish experiment topk``: the noisy Top-K experiment of ``000_65109fe28ca61d17.txt`` §7
-and Appendix D.
+"""``pufferfish experiment topk``: the noisy Top-K experiment of Bai et al., Composition for
+Pufferfish Privacy, §7 and Appendix D.
 
 ``pufferfish experiment topk [--shape checkins|activities] [--K 3|5] [--trials N] [--seed S]
 [--out DIR] [--workers N | --scheduler ADDRESS] [--foursquare CHECKINS POIS | --capture24 DIR] [--strict]``
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES
 
     parser = subparsers.add_parser("experiment", help="the experiments of the composition paper "
-                                   "(000_65109fe28ca61d17.txt §7)")
+                                   "(Bai et al., Composition for Pufferfish Privacy, §7)")
     sub = parser.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True,
                                 parser_class=type(parser))
     topk = sub.add_parser("topk", help="noisy Top-K: Ours-Exp vs MQM vs group DP (Tables 2–5, 7–8)")
@@ -91,7 +91,8 @@ def run_topk(args: argparse.Namespace) -> int:
     maj = setup.majority
     acc = [maj[f"acc@{k}"] for k in range(1, args.K + 1)]
     text = "\n".join([
-        f"Top-{args.K} experiment (000_65109fe28ca61d17.txt §7) on {s['source']}: {s['groups']} "
+        f"Top-{args.K} experiment (Bai et al., Composition for Pufferfish Privacy, §7) on "
+        f"{s['source']}: {s['groups']} "
         f"groups, {s['states']} states, {s['test_sequences']} test sequences "
         f"(T = {s['test_max_length']}), {s['train_entries']} training entries; {args.trials} "
         f"trials, seed {args.seed}",

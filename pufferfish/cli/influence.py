@@ -1,6 +1,7 @@
 """``pufferfish influence MODEL [--secret-pair FIRST,SECOND] [--max-b B] [--method
 auto|brute|chain] [--out DIR]``: the exact a(b)-influence curve of a model's priors and secret
-pairs with the minimising split of every point (``000_65109fe28ca61d17.txt`` §6, Definition 7).
+pairs with the minimising split of every point (Bai et al., Composition for Pufferfish Privacy, §6,
+Definition 7).
 
 ``--out DIR`` writes ``influence_curve.json`` (a curve file for ``pufferfish translate``, see
 :mod:`pufferfish.verify.influence.curve_file`) and ``influence_curve.png`` (its plot).
@@ -24,8 +25,8 @@ CURVE_FILE, PLOT_FILE = "influence_curve.json", "influence_curve.png"
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "influence", help="exact a(b)-influence curve of a model (000_65109fe28ca61d17.txt §6, "
-        "Definition 7)")
+        "influence", help="exact a(b)-influence curve of a model (Bai et al., Composition for "
+        "Pufferfish Privacy, §6, Definition 7)")
     parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--secret-pair", metavar="FIRST,SECOND",
                         help="only this pair of the model's secrets (both directions)")

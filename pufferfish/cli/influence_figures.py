@@ -1,7 +1,8 @@
 """``pufferfish influence-figures --out DIR``: Figure 2(a) (exact a(b) of the binary chains of
-Example 6.1) and Figure 2(b) (numerical, Example 6.2) of ``000_65109fe28ca61d17.txt`` §6.3 as
-``figure_2a.png`` and ``figure_2b.png`` (:mod:`pufferfish.proofs_check.paper_000.figures`).
-Each curve is a task: ``--workers N`` / ``--scheduler ADDRESS`` run them on Dask."""
+Example 6.1) and Figure 2(b) (numerical, Example 6.2) of Bai et al., Composition for Pufferfish
+Privacy, §6.3 as ``figure_2a.png`` and ``figure_2b.png``
+(:mod:`pufferfish.proofs_check.paper_000.figures`). Each curve is a task: ``--workers N`` /
+``--scheduler ADDRESS`` run them on Dask."""
 
 from __future__ import annotations
 

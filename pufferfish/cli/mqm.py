@@ -1,9 +1,10 @@
 """``pufferfish mqm MODEL --epsilon E [--method exact|approx|fast]``: the Markov Quilt
-Mechanism's noise scale σ_max with the chosen quilt per node (``002_e1f2e9a9937b8cda.txt`` §4,
-Algorithm 2; for chains Algorithms 3–5; :mod:`pufferfish.verify.quilts.chain_search`).  ``MODEL`` as for
-``pufferfish quilts`` (:func:`pufferfish.cli.quilts.load_quilt_family`): a Bayesian-network file,
-or a model file with any independent, Markov (one kernel or a kernel per step), table or uniform
-priors; secrets and pairs are not used.
+Mechanism's noise scale σ_max with the chosen quilt per node (Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §4, Algorithm 2; for chains Algorithms 3–5;
+:mod:`pufferfish.verify.quilts.chain_search`).  ``MODEL`` as for ``pufferfish quilts``
+(:func:`pufferfish.cli.quilts.load_quilt_family`): a Bayesian-network file, or a model file with any
+independent, Markov (one kernel or a kernel per step), table or uniform priors; secrets and pairs
+are not used.
 
 ``--pi`` and ``--g`` (approx/fast only) are given together or not at all, each an exact rational
 in (0, 1]; without them (π_Θ, g_Θ) come from ``--interval`` or are certified from the chains.
@@ -26,7 +27,8 @@ from pufferfish.verify.report import Progress
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("mqm", help="Markov Quilt Mechanism noise scale (Algorithm 2)",
                                    description="Compute σ_max of the Markov Quilt Mechanism "
-                                   "(002_e1f2e9a9937b8cda.txt §4 Algorithm 2; chains: "
+                                   "(Wang et al., Privacy-Preserving Analysis of Correlated "
+                                   "Data, §4, Algorithm 2; chains: "
                                    "Algorithms 3–5) with the chosen quilt per node.")
     parser.add_argument("model", type=input_file,
                         help="a bayesnet file or a model file with markov priors")

@@ -1,6 +1,6 @@
 """``pufferfish mqm-figures --out DIR [--figure 1+3|4|all]``: Figure 1 (§5), Figure 3 (Appendix
-B.11) and Figure 4 (Appendix B.12, the private histogram) of ``002_e1f2e9a9937b8cda.txt``
-(numerical, seeded; :mod:`pufferfish.proofs_check.paper_002.figures`).
+B.11) and Figure 4 (Appendix B.12, the private histogram) of Wang et al., Privacy-Preserving
+Analysis of Correlated Data (numerical, seeded; :mod:`pufferfish.proofs_check.paper_002.figures`).
 
 Files: ``figure_1.png``, ``figure_3.png``; with Figure 4 ``figure_4.png`` and ``figure_4.json``
 (its data).  Every file written is listed on stderr.
@@ -19,10 +19,12 @@ from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, 
                                    wrote)
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("mqm-figures", help="Figures 1, 3 and 4 of 002 §5/B.11/B.12 "
-                                   "as PNG", description="Regenerate Figure 1 (§5), Figure 3 "
-                                   "(Appendix B.11) and Figure 4 (Appendix B.12) of "
-                                   "002_e1f2e9a9937b8cda.txt as PNG files (numerical).")
+    parser = subparsers.add_parser("mqm-figures", help="Figures 1, 3 and 4 of Wang et al., "
+                                   "Privacy-Preserving Analysis of Correlated Data (§5, B.11, "
+                                   "B.12) as PNG", description="Regenerate Figure 1 (§5), "
+                                   "Figure 3 (Appendix B.11) and Figure 4 (Appendix B.12) of "
+                                   "Wang et al., Privacy-Preserving Analysis of Correlated Data "
+                                   "as PNG files (numerical).")
     add_out_folder(parser, "the figures", required=True)
     parser.add_argument("--figure", choices=("1+3", "4", "all"), default="1+3",
                         help="which figures: 1+3 (default: figure_1.png and figure_3.png), 4 "

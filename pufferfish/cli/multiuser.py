@@ -1,5 +1,5 @@
 """``pufferfish multiuser MODEL --pairs {ab,a-absent,P-absent,PQ} --epsilon E``
-(``001_3a97785a86d61e37.txt`` §4).
+(Ding et al., Multi-user Pufferfish Privacy, §4).
 
 Reads a multi-user model file (:mod:`pufferfish.models.files.multiuser_file`), computes the exact
 conditional distributions of the aggregate for every non-vacuous pair of the chosen pair set, and
@@ -26,7 +26,8 @@ from pufferfish.verify.report import Progress
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "multiuser", help="multi-user Pufferfish (001 §4): every calibrator's Laplace scale θ, "
+        "multiuser", help="multi-user Pufferfish (Ding et al., Multi-user Pufferfish Privacy, "
+        "§4): every calibrator's Laplace scale θ, "
         "the certified actual level of X + Lap(θ), and the minimal θ")
     parser.add_argument("model", type=input_file,
                         help="multi-user model file (JSON, \"multiuser_model\": 1)")

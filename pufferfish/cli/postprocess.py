@@ -1,6 +1,6 @@
 """``pufferfish postprocess``: levels before and after a post-processor, and the post-processing
-invariance of NfC constraint sets (``000_65109fe28ca61d17.txt`` §5.2, Theorem 5; see
-:mod:`pufferfish.verify.nfc.postprocessing`).
+invariance of NfC constraint sets (Bai et al., Composition for Pufferfish Privacy, §5.2, Theorem 5;
+see :mod:`pufferfish.verify.nfc.postprocessing`).
 
 * ``pufferfish postprocess MODEL --mechanism M --map MAP`` — exit 1 if a level increased;
 * ``pufferfish postprocess MODEL --mechanism M --map MAP --symbolic [--set ...]`` — a parametric

@@ -1,6 +1,6 @@
 """``pufferfish quilts MODEL --node N [--epsilon E]``: the minimal Markov quilts of node ``N``
-(``002_e1f2e9a9937b8cda.txt`` §4, Definition 4.2 by d-separation; Definition B.1) and, with
-``--epsilon``, each quilt's exact max-influence and score, best first
+(Wang et al., Privacy-Preserving Analysis of Correlated Data, §4, Definition 4.2 by d-separation;
+Definition B.1) and, with ``--epsilon``, each quilt's exact max-influence and score, best first
 (:mod:`pufferfish.verify.quilts.node_quilts`).
 
 ``MODEL`` is either a Bayesian-network file (``"bayesnet": 1``,
@@ -24,7 +24,8 @@ from pufferfish.cli.common import add_execution_options, add_parameter_options, 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("quilts", help="Markov quilts of a node (Definition 4.2)",
                                    description="List the minimal Markov quilts of a node of a "
-                                   "Bayesian network or chain (002_e1f2e9a9937b8cda.txt §4, "
+                                   "Bayesian network or chain (Wang et al., Privacy-Preserving "
+                                   "Analysis of Correlated Data, §4, "
                                    "Definition 4.2) and, with --epsilon, their max-influence and "
                                    "score.")
     parser.add_argument("model", type=input_file,

@@ -1,6 +1,6 @@
 """``pufferfish region MODEL --epsilon E [--mechanism M [--map MAP] | --joint M1,M2]
 [--set NAME=VALUE] [--width W] [--out DIR]``: the parameter values of a parametric model where a
-Pufferfish budget holds (``000_65109fe28ca61d17.txt`` Definition 5;
+Pufferfish budget holds (Bai et al., Composition for Pufferfish Privacy, Definition 5;
 :func:`pufferfish.verify.symbolic.region.budget_region`): exact intervals with algebraic endpoints
 for one free parameter, a certified map of boxes for several (with ``--out``, a picture of it for
 two).  ``--joint`` asks for the joint release of some mechanisms (§4), ``--map`` for ``M``
@@ -28,7 +28,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
                                             "joint release, as audit --epsilon checks)")
     parser.add_argument("--joint", help="the joint release of these comma-separated mechanisms "
-                                        "(independent runs; 000 §4)")
+                                        "(independent runs; Bai et al., Composition for "
+                                        "Pufferfish Privacy, §4)")
     parser.add_argument("--map", type=input_file,
                         help="with --mechanism M: the region of M followed by this "
                                       "post-processor (JSON file {\"map\": [[output, [[new "

@@ -19,7 +19,9 @@ from pufferfish.verify.report import Progress, table
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("theorems", help="check the papers' claims on generated "
                                    "instances")
-    parser.add_argument("--paper", help="paper file name (e.g. 000_65109fe28ca61d17.txt)")
+    parser.add_argument("--paper", help="a paper by its number: 000 (Bai et al., Composition for "
+                        "Pufferfish Privacy), 001 (Ding et al.), 002 (Wang et al.), 004 (Zhang "
+                        "et al.); see docs/bibliography.md")
     parser.add_argument("--claim", help="one claim id (see --list)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--list", action="store_true", help="list the registered claims")
@@ -64,10 +66,11 @@ def run(args: argparse.Namespace) -> int:
         emit(args, vacuity.to_dict(), vacuity.explain())
         return EXIT_OK if vacuity.holds else EXIT_VIOLATED
     if args.list:
-        text = table(["id", "paper", "section", "statement"],
-                     [[c.id, c.paper, c.section, c.statement[:70]] for c in claims])
-        emit(args, {"claims": [{"id": c.id, "paper": c.paper, "section": c.section,
-                                "statement": c.statement} for c in claims]}, text)
+        text = table(["id", "paper, section", "statement"],
+                     [[c.id, c.citation, c.statement[:70]] for c in claims])
+        emit(args, {"claims": [{"id": c.id, "paper": c.paper, "citation": c.citation,
+                                "section": c.section, "statement": c.statement}
+                               for c in claims]}, text)
         return EXIT_OK
     progress = Progress(len(claims), "claims")
     try:

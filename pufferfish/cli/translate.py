@@ -1,6 +1,7 @@
 """``pufferfish translate --curve FILE (--epsilon-puffer E [--rule theorem|algorithm] |
---epsilon-dp E)``: Theorem 6 of ``000_65109fe28ca61d17.txt`` §6 in either direction, from a curve
-file (:mod:`pufferfish.verify.influence.curve_file`; :mod:`pufferfish.verify.influence.translation`)."""
+--epsilon-dp E)``: Theorem 6 of Bai et al., Composition for Pufferfish Privacy, §6 in either
+direction, from a curve file (:mod:`pufferfish.verify.influence.curve_file`;
+:mod:`pufferfish.verify.influence.translation`)."""
 
 from __future__ import annotations
 

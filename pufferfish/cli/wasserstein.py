@@ -1,4 +1,5 @@
-"""``pufferfish wasserstein MODEL --query Q --epsilon E [--delta D]`` (``002_e1f2e9a9937b8cda.txt`` §3).
+"""``pufferfish wasserstein MODEL --query Q --epsilon E [--delta D]`` (Wang et al.,
+Privacy-Preserving Analysis of Correlated Data, §3).
 
 Computes ``W`` of Algorithm 1 for the query over the model's priors and secret pairs, prints the
 worst pair with its comonotone coupling (the certificate of ``W_∞``), the noise scale
@@ -24,7 +25,8 @@ from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "wasserstein", help="Wasserstein mechanism (002 §3, Algorithm 1): W, its coupling, "
+        "wasserstein", help="Wasserstein mechanism (Wang et al., Privacy-Preserving Analysis of "
+        "Correlated Data, §3, Algorithm 1): W, its coupling, "
         "σ = W/ε and the certified actual Pufferfish level of Q + Lap(σ)")
     parser.add_argument("model", type=input_file, help="model file (JSON)")
     parser.add_argument("--query", required=True,

@@ -2,7 +2,8 @@
 invertibility of G, the reductions to Pufferfish and DP, and composition audits beside DP's
 basic and optimal composition bounds.
 
-Sources: ``004_acc5641f8e5f8c79.txt`` §III and Appendix C.
+Sources: Zhang et al., Differential Confounding Privacy and Inverse Composition, §III and
+Appendix C.
 
 * **True joint** of ``k`` mechanisms run on the same dataset (eq. (10)):
   ``D_[k](ȳ | s) = Σ_x Π_i γ_i(y_i | x) P_θ(x | s)``.
@@ -25,7 +26,7 @@ Sources: ``004_acc5641f8e5f8c79.txt`` §III and Appendix C.
   (App. C.4, App. J).
 * **DP composition bounds** applied to the individual levels ``(ε_i, δ_i)``: basic composition
   ``(Σ ε_i, Σ δ_i)`` and the optimal composition theorem (Kairouz, Oh, Viswanath, ICML 2015,
-  Theorem 3.3; Murtagh and Vadhan, TCC 2016, Theorem 1.5 — reference [6] of 004): the
+  Theorem 3.3; Murtagh and Vadhan, TCC 2016, Theorem 1.5 — reference [6] of Zhang et al.): the
   composition is ``(ε_g, δ_g)``-DP iff
 
       (1/Π_i(1+e^{ε_i})) Σ_{S⊆[k]} max(e^{Σ_{i∈S} ε_i} − e^{ε_g} e^{Σ_{i∉S} ε_i}, 0)
@@ -475,7 +476,8 @@ def composition_audit(model: DCPModel, names: Sequence[str] | None = None,
 
 @dataclass(frozen=True)
 class CrossEntropyGap:
-    """``CEL(J_{1..k}) − CEL(J_[k]) = KL(J_[k] ‖ J_{1..k})`` (004 App. L, Lemma 4), certified.
+    """``CEL(J_{1..k}) − CEL(J_[k]) = KL(J_[k] ‖ J_{1..k})`` (Zhang et al., Differential Confounding
+    Privacy and Inverse Composition, App. L, Lemma 4), certified.
 
     ``equal`` says the two posteriors coincide exactly (then the gap is exactly 0).
     """
@@ -527,11 +529,12 @@ def cross_entropy_gap(model: DCPModel, kernels: Sequence[DatasetKernel]) -> Cros
 def as_pufferfish_model(model: DCPModel, mechanism: str):
     """The Pufferfish instantiation of a DCP model whose secret is a function of the dataset.
 
-    App. C.3 of ``004_acc5641f8e5f8c79.txt``: when ``S = G(X)`` deterministically, ``(ε, 0)``-DCP
-    of a mechanism is ε-Pufferfish privacy with the single prior ``P_θ(x)``, the secrets
-    ``{x : G(x) = s}`` and the adjacent pairs as secret pairs.  The result is an ordinary
-    :class:`~pufferfish.models.model.PufferfishModel` (one attribute ``x`` whose values are the datasets), so
-    :func:`pufferfish.verify.privacy.pufferfish.pufferfish_level` can be run on it independently.
+    App. C.3 of Zhang et al., Differential Confounding Privacy and Inverse Composition: when
+    ``S = G(X)`` deterministically, ``(ε, 0)``-DCP of a mechanism is ε-Pufferfish privacy with the
+    single prior ``P_θ(x)``, the secrets ``{x : G(x) = s}`` and the adjacent pairs as secret pairs.
+    The result is an ordinary :class:`~pufferfish.models.model.PufferfishModel` (one attribute ``x``
+    whose values are the datasets), so :func:`pufferfish.verify.privacy.pufferfish.pufferfish_level`
+    can be run on it independently.
     """
     from pufferfish.models.mechanisms import TableMechanism
     from pufferfish.models.model import PufferfishModel

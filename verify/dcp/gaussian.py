@@ -1,5 +1,6 @@
 """Certified enclosures of Gaussian quantities for the continuous statements of
-``004_acc5641f8e5f8c79.txt`` App. G–I (Gaussian copula perturbation).
+Zhang et al., Differential Confounding Privacy and Inverse Composition, App. G–I (Gaussian copula
+perturbation).
 
 * :func:`normal_cdf` — ``Φ(x) = (1 + erf(x/√2))/2`` for an interval ``x``;
 * :func:`gaussian_delta` — the exact ``δ(ε)`` of the Gaussian mechanism ``N(μ, σ²)`` against

@@ -1,8 +1,8 @@
 """Inverse composition (IC): the response sets Π[τ, δ], ε(τ, θ) of Theorem 2, the Lemma 7 bound,
 Task 2 in closed form and Task 1 by alternating optimisation — every design re-verified exactly.
 
-Source: ``004_acc5641f8e5f8c79.txt`` §IV (Π[τ, δ], Task-1, Task-2, Theorem 2) and App. M
-(Lemmas 6–8).
+Source: Zhang et al., Differential Confounding Privacy and Inverse Composition, §IV (Π[τ, δ],
+Task-1, Task-2, Theorem 2) and App. M (Lemmas 6–8).
 
 * ``Π[τ, δ]`` (δ > 0): response strategies ``π: Ȳ -> Δ(S)`` with ``π(s|ȳ) >= P_θ(s)/τ`` for all
   ``s, ȳ`` and ``E_{S~π(·|ȳ)}[π(S|ȳ)/P_θ(S)] <= δτ`` for all ``ȳ``; ``Π[τ, 0]``: ``P_θ(s)/τ <=

@@ -1,9 +1,10 @@
 """Exact (ε, δ)-indistinguishability and the (ε, δ)-DCP check of finite mechanisms.
 
-Source: ``004_acc5641f8e5f8c79.txt`` §II, equation (2) and Definition 1 (equation (3)).  For a
-finite model the probability of an output set under secret ``s`` is
-``Pr^s_γ[Y ∈ W] = Σ_{y∈W} ψ(y|s)`` with the *effective mechanism* ``ψ(y|s) = Σ_x γ(y|x) P_θ(x|s)``
-(§III, "Effective Mechanism"), and equation (3) asks, for every ordered adjacent pair ``(s, s')``,
+Source: Zhang et al., Differential Confounding Privacy and Inverse Composition, §II, equation (2)
+and Definition 1 (equation (3)).  For a finite model the probability of an output set under secret
+``s`` is ``Pr^s_γ[Y ∈ W] = Σ_{y∈W} ψ(y|s)`` with the *effective mechanism*
+``ψ(y|s) = Σ_x γ(y|x) P_θ(x|s)`` (§III, "Effective Mechanism"), and equation (3) asks, for every
+ordered adjacent pair ``(s, s')``,
 
     sup_W (P(W) − e^ε Q(W)) = Σ_y (p(y) − e^ε q(y))^+ <= δ        (the hockey-stick divergence)
 
@@ -61,7 +62,8 @@ _IV_BITS = 96
 # --------------------------------------------------------------------------------------------
 
 def effective_mechanism(model: DCPModel, kernel: DatasetKernel) -> dict[Hashable, Distribution]:
-    """``ψ(y|s) = Σ_x γ(y|x) P_θ(x|s)`` for every secret with ``P_θ(s) > 0`` (004 §III, eq. (2)).
+    """``ψ(y|s) = Σ_x γ(y|x) P_θ(x|s)`` for every secret with ``P_θ(s) > 0`` (Zhang et al.,
+    Differential Confounding Privacy and Inverse Composition, §III, eq. (2)).
 
     Cost: ``O(|S|·|X|·|Y|)`` exact operations.
 
@@ -252,7 +254,8 @@ def least_ratio(p: Distribution, q: Distribution, delta: Fraction) -> LeastEpsil
 
 @dataclass(frozen=True)
 class PrivacyLossDistribution:
-    """The law of ``L = log(p(Y)/q(Y))``, ``Y ~ p``, as atoms ``(e^L, mass)`` (004 §III, App. C).
+    """The law of ``L = log(p(Y)/q(Y))``, ``Y ~ p``, as atoms ``(e^L, mass)`` (Zhang et al.,
+    Differential Confounding Privacy and Inverse Composition, §III, App. C).
 
     ``e^L`` is an exact rational or ``INFINITY`` (outputs impossible under ``q``).
     """
@@ -460,7 +463,8 @@ def mechanism_rows(model: DCPModel, kernel: DatasetKernel) -> SecretRows:
 
 
 # --------------------------------------------------------------------------------------------
-# trade-off functions (004 App. L, Definition 8; Dong, Roth, Su, f-DP, Definition 2.1)
+# trade-off functions (Zhang et al., Differential Confounding Privacy and Inverse Composition, App.
+# L, Definition 8; Dong, Roth, Su, f-DP, Definition 2.1)
 # --------------------------------------------------------------------------------------------
 
 def tradeoff_curve(p: Distribution, q: Distribution) -> tuple[tuple[Fraction, Fraction], ...]:
@@ -468,7 +472,8 @@ def tradeoff_curve(p: Distribution, q: Distribution) -> tuple[tuple[Fraction, Fr
 
     Testing ``H0: P`` against ``H1: Q``, the Neyman–Pearson tests reject on the outputs of largest
     ``q(y)/p(y)`` first; the curve is the convex piecewise-linear interpolation of the vertices
-    (004 App. L, Definition 8).  Cost ``O(n log n)``.
+    (Zhang et al., Differential Confounding Privacy and Inverse Composition, App. L, Definition 8).
+    Cost ``O(n log n)``.
 
     >>> tradeoff_curve(Distribution({0: "3/4", 1: "1/4"}), Distribution({0: "1/4", 1: "3/4"}))
     ((Fraction(0, 1), Fraction(1, 1)), (Fraction(1, 4), Fraction(1, 4)), (Fraction(1, 1), Fraction(0, 1)))

@@ -1,7 +1,8 @@
-"""The full DCP report of a model file (``004_acc5641f8e5f8c79.txt``): each mechanism's exact
-level, the composition table (true joint, product of effective mechanisms, basic and optimal DP
-bounds), the dependence term ``L^G`` (eq. 11) and, with both ε and δ, the ``(ε, δ)``-DCP verdict of
-the composition (:mod:`pufferfish.verify.dcp.levels`, :mod:`pufferfish.verify.dcp.composition`).
+"""The full DCP report of a model file (Zhang et al., Differential Confounding Privacy and Inverse
+Composition): each mechanism's exact level, the composition table (true joint, product of effective
+mechanisms, basic and optimal DP bounds), the dependence term ``L^G`` (eq. 11) and, with both ε and
+δ, the ``(ε, δ)``-DCP verdict of the composition (:mod:`pufferfish.verify.dcp.levels`,
+:mod:`pufferfish.verify.dcp.composition`).
 
 >>> from pufferfish.examples import example_path
 >>> from pufferfish.models.files.dcp_file import load_dcp_model
@@ -134,8 +135,9 @@ def dcp_report(model, names: Sequence[str] | None = None, *, delta: Fraction | N
 
 @dataclass(frozen=True, repr=False)
 class DcpDesignReport(Explained):
-    """The two inverse-composition designs of ``004_acc5641f8e5f8c79.txt`` §IV for one model and
-    target: Task 2's closed form and Task 1's added mechanism, each re-audited exactly."""
+    """The two inverse-composition designs of Zhang et al., Differential Confounding Privacy and
+    Inverse Composition, §IV for one model and target: Task 2's closed form and Task 1's added
+    mechanism, each re-audited exactly."""
 
     source: str
     task2: object   # pufferfish.verify.dcp.inverse.Task2Result

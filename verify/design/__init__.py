@@ -1,5 +1,6 @@
 """Mechanism design: the Pufferfish mechanism of least expected loss, exactly
-(``000_65109fe28ca61d17.txt`` §2.2 Definition 5; DP-style constraints for composition §5–6).
+(Bai et al., Composition for Pufferfish Privacy, §2.2 Definition 5; DP-style constraints for
+composition §5–6).
 
 * :mod:`~pufferfish.verify.design.problem` — the linear program with exact coefficients;
 * :mod:`~pufferfish.verify.design.losses` — ``l1``, ``l2``, ``01`` and loss tables;

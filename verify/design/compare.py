@@ -1,5 +1,6 @@
 """The designed mechanisms against the papers' mechanisms at the same budget, and the price of
-composability (``000_65109fe28ca61d17.txt`` §5–6; ``002_e1f2e9a9937b8cda.txt`` §3).
+composability (Bai et al., Composition for Pufferfish Privacy, §5–6; Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §3).
 
 At one budget ε (designed at the ratio ``r <= e^ε`` of :func:`~pufferfish.verify.design.problem.design_ratio`),
 on the same query, outputs, loss and data prior:
@@ -12,8 +13,9 @@ on the same query, outputs, loss and data prior:
 * **geometric noise calibrated by DP** (``α = r^{-1/Δ}``, Δ the query's sensitivity for entry
   neighbours) and **by group DP** over all entries (``Δ`` = the query's range), clamped to the
   range of the query (integer-valued queries whose values form a range);
-* the **Markov Quilt Mechanism** (``002`` §4, MQMExact) when every prior is a Markov chain:
-  ``q(D) + Lap(L·σ_max)``, L the query's entry sensitivity, level certified, loss closed form;
+* the **Markov Quilt Mechanism** (Wang et al., Privacy-Preserving Analysis of Correlated Data,
+  §4, MQMExact) when every prior is a Markov chain: ``q(D) + Lap(L·σ_max)``, L the query's entry
+  sensitivity, level certified, loss closed form;
 * the **Wasserstein mechanism** (§3, Algorithm 1): ``q(D) + Lap(σ)`` with ``σ`` the least grid
   rational ``>= W/ε``; continuous outputs, so its loss is the closed form ``σ`` (l1), ``2σ²``
   (l2) or 1 (01), exact for rational σ, and its Pufferfish level is certified by
@@ -40,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pufferfish.bibliography import cite
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.mechanisms import GeometricNoise, Mechanism, QueryMechanism, TableMechanism
 from pufferfish.models.model import PufferfishModel
@@ -198,7 +201,7 @@ def _paper_mechanisms(model, query, values, problem, relation, default_outputs):
         other = (1 - keep) / (k - 1)
         rows = {d: Distribution._trusted({v: keep if v == query(d) else other for v in values})
                 for d in problem.datasets}
-        found.append(("randomized response", "000 §2 (k-ary, on the query)",
+        found.append(("randomized response", cite("000 §2 (k-ary, on the query)"),
                       TableMechanism("rr-query", rows), f"keep {fraction_str(keep)}"))
     integer = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
     if integer and k >= 2 and values == list(range(min(values), max(values) + 1)):
@@ -209,7 +212,7 @@ def _paper_mechanisms(model, query, values, problem, relation, default_outputs):
             if delta:
                 alpha = _alpha(ratio, delta)
                 noise = GeometricNoise(alpha, low, high)
-                source = ("000 §6 (calibrated to sensitivity " + str(delta) + ")" if
+                source = (cite(f"000 §6 (calibrated to sensitivity {delta})") if
                           name.endswith(", DP") else "group DP over all entries (Δ = range)")
                 found.append((name, source, QueryMechanism(name, model.universe, query, noise),
                               f"α = {_short(alpha)}"))
@@ -236,7 +239,7 @@ def _wasserstein(model, query, query_text: str, problem, budget: Budget, max_dat
     from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
     from pufferfish.verify.transport.parameter import wasserstein_parameter
 
-    name, source = "Wasserstein (Laplace)", "002 §3, Algorithm 1"
+    name, source = "Wasserstein (Laplace)", cite("002 §3, Algorithm 1")
     numeric = all(isinstance(v, int | Fraction) and not isinstance(v, bool)
                   for v in (query(d) for d in problem.datasets))
     if problem.ratio == INFINITY or not numeric or problem.ratio == 1:
@@ -259,16 +262,16 @@ def _wasserstein(model, query, query_text: str, problem, budget: Budget, max_dat
 
 def _markov_quilt(model, query, query_text: str, problem, budget: Budget, relation: str,
                   max_datasets: int) -> Contender:
-    """The Markov Quilt Mechanism (002 §4, Algorithms 2–3, MQMExact) when every prior is a
-    Markov chain: ``q(D) + Lap(L·σ_max)`` with L the query's entry sensitivity, σ rounded up to
-    the grid; level certified, loss in closed form."""
+    """The Markov Quilt Mechanism (Wang et al., Privacy-Preserving Analysis of Correlated Data, §4,
+    Algorithms 2–3, MQMExact) when every prior is a Markov chain: ``q(D) + Lap(L·σ_max)`` with L the
+    query's entry sensitivity, σ rounded up to the grid; level certified, loss in closed form."""
     from pufferfish.models.bayesnet import chain_from_markov_prior
     from pufferfish.models.chain_family import ChainFamily
     from pufferfish.models.priors import MarkovPrior
     from pufferfish.verify.quilts.chain_search import mqm_chain_exact
     from pufferfish.verify.transport.laplace_level import laplace_pufferfish_level
 
-    name, source = "Markov Quilt Mechanism", "002 §4, MQMExact"
+    name, source = "Markov Quilt Mechanism", cite("002 §4, MQMExact")
     numeric = all(isinstance(v, int | Fraction) and not isinstance(v, bool)
                   for v in (query(d) for d in problem.datasets))
     chains = [p for p in model.priors.values() if isinstance(p, MarkovPrior)]

@@ -1,8 +1,8 @@
 """The mechanism-design linear program of a finite Pufferfish model, with exact coefficients.
 
-Definition (``000_65109fe28ca61d17.txt`` §2.2, Definition 5; DP-style constraints §5–6): the
-unknowns are the probabilities ``P(ω|D)`` for every dataset ``D`` of the universe and every output
-``ω`` of a finite output set Ω.  Minimise the expected loss
+Definition (Bai et al., Composition for Pufferfish Privacy, §2.2, Definition 5; DP-style constraints
+§5–6): the unknowns are the probabilities ``P(ω|D)`` for every dataset ``D`` of the universe and
+every output ``ω`` of a finite output set Ω.  Minimise the expected loss
 
     Σ_D π(D) Σ_ω P(ω|D) loss(q(D), ω)            (π: the data prior, q: the released query)
 

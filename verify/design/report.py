@@ -1,6 +1,6 @@
 """Design a mechanism end to end: build, solve, make exact, bound, re-audit
-(``000_65109fe28ca61d17.txt`` §2.2 Definition 5; §5–6 for the DP-style constraints that make a
-mechanism compose linearly).
+(Bai et al., Composition for Pufferfish Privacy, §2.2 Definition 5; §5–6 for the DP-style
+constraints that make a mechanism compose linearly).
 
 :func:`design_mechanism` returns a :class:`DesignResult`: the exact table mechanism, its exact
 expected loss, a certified lower bound on the optimum from the dual
@@ -50,6 +50,8 @@ from pufferfish.verify.privacy.pufferfish import PufferfishResult, pufferfish_le
 from pufferfish.verify.report import Explained, table
 
 COMPOSABLE_MODES = ("none", "dp-style", "nfc")
+"""The values of ``composable`` (``design --composable``): no constraint beyond Pufferfish,
+DP-style constraints, or design then certify with the NfC programs."""
 
 
 @dataclass(frozen=True, repr=False)

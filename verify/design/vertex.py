@@ -30,6 +30,8 @@ from fractions import Fraction
 from pufferfish.verify.design.problem import DesignProblem
 
 TOLERANCE = 1e-9
+"""Solver values at most this far from 0 count as 0 (the support and the active constraints
+read from the floating-point solution); everything is then re-checked exactly."""
 MAX_SUPPORT = 3000
 """Supports larger than this are not solved exactly (the rounding of ``exact`` is used alone)."""
 

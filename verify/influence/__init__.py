@@ -1,2 +1,2 @@
 """a(b)-influence curves, DP→Pufferfish translation and composition, and the Pufferfish Laplace
-and exponential mechanisms (``000_65109fe28ca61d17.txt`` §6)."""
+and exponential mechanisms (Bai et al., Composition for Pufferfish Privacy, §6)."""

@@ -1,10 +1,10 @@
 """Structured a*(b) for Markov-chain priors, without enumerating the ``k^T`` datasets.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.2 Definition 7, §6.3 Example 6.1 and the proof of
-Theorem 8 (Appendix C), which uses the same reduction for binary homogeneous chains.  Here it is
-made exact and general: any finite family of :class:`~pufferfish.models.priors.MarkovPrior` (any number of
-states, inhomogeneous transitions, any initial distribution, zero probabilities allowed) and secret
-pairs ``X_i = a`` vs ``X_i = b`` on single entries.
+Source: Bai et al., Composition for Pufferfish Privacy, §6.2 Definition 7, §6.3 Example 6.1 and the
+proof of Theorem 8 (Appendix C), which uses the same reduction for binary homogeneous chains.  Here
+it is made exact and general: any finite family of :class:`~pufferfish.models.priors.MarkovPrior`
+(any number of states, inhomogeneous transitions, any initial distribution, zero probabilities
+allowed) and secret pairs ``X_i = a`` vs ``X_i = b`` on single entries.
 
 **The argument.**  Fix an ordered pair ``(X_i = a, X_i = b)`` and a prior θ with
 ``Pr[X_i = a] > 0`` and ``Pr[X_i = b] > 0``.
@@ -499,7 +499,8 @@ def stationary_chain_curve_bounds(chains, max_b: int | None = None) -> ChainCurv
     """Certified ``[lower, upper]`` on the a(b)-influence curve of single-entry secrets
     ``X_i = x`` vs ``X_i = x'`` for a family of homogeneous chains started stationary, in float64
     with a-priori rounding-error bounds — for chains too large for the exact Fractions path of
-    :func:`chain_influence_curve` (e.g. the 78-state priors of ``000_65109fe28ca61d17.txt`` §7.1.4).
+    :func:`chain_influence_curve` (e.g. the 78-state priors of Bai et al., Composition for
+    Pufferfish Privacy, §7.1.4).
 
     ``chains``: :class:`pufferfish.models.bayesnet.MarkovChain` objects with the same states and length ``T``,
     each with ``initial`` equal to its exact stationary law (checked exactly).  Same reduction as

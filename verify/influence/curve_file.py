@@ -1,5 +1,6 @@
 """The influence-curve file, written by ``pufferfish influence --out DIR`` and read by
-``pufferfish translate --curve FILE`` (``000_65109fe28ca61d17.txt`` §6, Theorem 6).
+``pufferfish translate --curve FILE`` (Bai et al., Composition for Pufferfish Privacy, §6,
+Theorem 6).
 
 **Curve file** (JSON, version 1)::
 
@@ -27,6 +28,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.verify.influence.translation import CurvePoint, LogValue
 
 CURVE_FILE_VERSION = 1
+"""The version key of the curve file (``"influence_curve": 1``); another version is refused."""
 
 
 def read_curve_file(path: str | os.PathLike) -> tuple[list[CurvePoint], int | None, bool]:

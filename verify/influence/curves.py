@@ -1,6 +1,6 @@
 """Max-influence, leakage through a set of entries, and the exact a(b)-influence curve.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.1 Definition 6 and §6.2 Definition 7.
+Source: Bai et al., Composition for Pufferfish Privacy, §6.1 Definition 6 and §6.2 Definition 7.
 
 * **Max-influence** (Definition 6):
   ``e_Θ(X_A | X_i) = sup_θ max_{a,b,x_A} log Pr(X_A = x_A | X_i = a, θ) / Pr(X_A = x_A | X_i = b, θ)``
@@ -196,7 +196,8 @@ class _Conditionals:
 
 @dataclass(frozen=True)
 class _FamilyConditionals:
-    """An interval family's conditionals for one ordered pair (``000 §4``, Example 4.3).
+    """An interval family's conditionals for one ordered pair (Bai et al., Composition for
+    Pufferfish Privacy, §4, Example 4.3).
 
     For a fixed ``D_L``, ``Pr[D_L | s, θ]`` is linear in ``θ(·|s)`` and the two secrets'
     conditionals are chosen independently, so ``sup_θ Pr[D_L|s_i,θ] / Pr[D_L|s_j,θ]`` is the
@@ -361,7 +362,8 @@ def leakage_through(model: PufferfishModel, first: Secret, second: Secret,
 
 def max_influence(model: PufferfishModel, target: Iterable[int | str], source: int | str,
                   max_datasets: int = DEFAULT_MAX_DATASETS) -> MaxInfluence:
-    """``e_Θ(X_A | X_i)`` of Definition 6 (``000_65109fe28ca61d17.txt`` §6.1), exactly.
+    """``e_Θ(X_A | X_i)`` of Definition 6 (Bai et al., Composition for Pufferfish Privacy, §6.1),
+    exactly.
 
     Each finite prior's support is marginalised onto ``(X_A, X_i)`` and the maximum is taken by
     :func:`pufferfish.verify.influence.max_influence.max_influence_of_joints` (the one

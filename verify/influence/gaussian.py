@@ -1,7 +1,8 @@
 """a*(b) for the truncated Gaussian prior with region secrets (Example 6.2, Theorem 9).
 
-Source: ``000_65109fe28ca61d17.txt`` §6.3 Example 6.2 and Theorem 9, with the reduction of its
-proof (Appendix C, the second "Proof of Theorem 8", which is the proof of Theorem 9).
+Source: Bai et al., Composition for Pufferfish Privacy, §6.3 Example 6.2 and Theorem 9, with the
+reduction of its proof (Appendix C, the second "Proof of Theorem 8", which is the proof of
+Theorem 9).
 
 Setting: ``x ~ N(0, Σ)`` truncated to ``[−γ, γ]^n``, ``Σ_jk = exp(−(j−k)²/ℓ)``; secrets
 ``s_i(r) = {x_i ∈ [r, r+δ]}``, ``r ∈ [−γ, γ−δ]``; a pair is two disjoint regions on one

@@ -1,7 +1,7 @@
 """Certified bounds on ``a†(L)`` and ``a*(b)`` of the truncated Gaussian prior (Example 6.2).
 
-Source: ``000_65109fe28ca61d17.txt`` §6.3, Example 6.2 and Theorem 9 (the reduction of the proof
-in Appendix C), in the form of :mod:`pufferfish.verify.influence.gaussian`:
+Source: Bai et al., Composition for Pufferfish Privacy, §6.3, Example 6.2 and Theorem 9 (the
+reduction of the proof in Appendix C), in the form of :mod:`pufferfish.verify.influence.gaussian`:
 ``a†(L) = sup_{μ ∈ [−M, M]} sup_{|r − r'| >= δ} h_μ(r) − h_μ(r')`` with
 ``h_μ(r) = log Pr[N(μ, σ²) ∈ [r, r+δ]] − log Pr[N(0, Σ_ii) ∈ [r, r+δ]]``, ``r, r' ∈ [−γ, γ−δ]``,
 ``σ² = Σ_ii − Σ_iL Σ_LL⁻¹ Σ_Li`` and ``M = γ ‖Σ_LL⁻¹ Σ_Li‖₁`` (the same reduced quantity as the

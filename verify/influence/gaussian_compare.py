@@ -1,7 +1,7 @@
 """Certified comparison of two minima of ``a†`` (Example 6.2): the decisions of Theorem 9.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.3, Example 6.2 and Theorem 9.  Both parts of Theorem 9
-compare minima of ``a†`` over families of low-influence sets ``(i, L)``:
+Source: Bai et al., Composition for Pufferfish Privacy, §6.3, Example 6.2 and Theorem 9.  Both parts
+of Theorem 9 compare minima of ``a†`` over families of low-influence sets ``(i, L)``:
 
 * "the centre has the largest ``a*(b)``": ``min_{L ∌ i*} a†_{i*}(L) >= min_{L ∌ i} a†_i(L)``;
 * (1) "the farthest ``L`` is optimal": ``min_{all L} a†_{i*}(L) >= min_{farthest L} a†_{i*}(L)``.

@@ -1,7 +1,8 @@
 """Max-influence of one variable on a set of variables, exactly over a finite prior class.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.1 Definition 6, which is ``002_e1f2e9a9937b8cda.txt`` §4
-Definition 4.1 (the Markov Quilt Mechanism's ``e(X_Q | X_i)``):
+Source: Bai et al., Composition for Pufferfish Privacy, §6.1 Definition 6, which is Wang et al.,
+Privacy-Preserving Analysis of Correlated Data, §4 Definition 4.1 (the Markov Quilt Mechanism's
+``e(X_Q | X_i)``):
 
     ``e_Θ(X_A | X_i) = sup_θ max_{a, b, x_A} log P(X_A = x_A | X_i = a, θ) / P(X_A = x_A | X_i = b, θ)``
 

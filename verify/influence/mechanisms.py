@@ -1,8 +1,8 @@
 """Pufferfish Laplace and exponential mechanisms (Algorithms 1–2) as samplers.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.4.1–6.4.2, Appendix B Algorithms 1–2, and §7.1.3 (top-K by
-``K`` rounds of the exponential mechanism at ``ε_DP/K`` each, without replacement, the final order
-being the selection order).
+Source: Bai et al., Composition for Pufferfish Privacy, §6.4.1–6.4.2, Appendix B Algorithms 1–2, and
+§7.1.3 (top-K by ``K`` rounds of the exponential mechanism at ``ε_DP/K`` each, without replacement,
+the final order being the selection order).
 
 Both mechanisms first translate the Pufferfish budget into a per-entry DP budget with
 :func:`pufferfish.verify.influence.translation.epsilon_dp_for` (Theorem 6): by default the largest ε_DP any curve point

@@ -1,8 +1,8 @@
 """Certified Gaussian region masses and the conditional of Example 6.2, in two interval backends.
 
-Source: ``000_65109fe28ca61d17.txt`` §6.3, Example 6.2 (the reduction of Theorem 9's proof,
-Appendix C): ``x_i | x_L ~ N(μ, σ²)`` with ``σ² = Σ_ii − Σ_iL Σ_LL⁻¹ Σ_Li`` and ``μ`` ranging over
-``[−M, M]``, ``M = γ ‖Σ_LL⁻¹ Σ_Li‖₁``, for the kernel ``Σ_jk = exp(−(j−k)²/ℓ)``.
+Source: Bai et al., Composition for Pufferfish Privacy, §6.3, Example 6.2 (the reduction of Theorem
+9's proof, Appendix C): ``x_i | x_L ~ N(μ, σ²)`` with ``σ² = Σ_ii − Σ_iL Σ_LL⁻¹ Σ_Li`` and ``μ``
+ranging over ``[−M, M]``, ``M = γ ‖Σ_LL⁻¹ Σ_Li‖₁``, for the kernel ``Σ_jk = exp(−(j−k)²/ℓ)``.
 
 A backend turns exact rationals into rigorous enclosures:
 
@@ -44,6 +44,7 @@ from pufferfish.models.errors import ModelError
 from pufferfish.verify.numerics.intervals import endpoints, interval_context, rational_interval
 
 DEFAULT_BITS = 128
+"""Working precision (bits) of the normal-tail enclosures."""
 _SERIES_LIMIT = 6
 _FRACTION_DEPTH = 60
 
@@ -284,6 +285,8 @@ class IntervalBackend:
 
 
 BACKENDS = {"arb": ArbBackend, "mpmath-iv": IntervalBackend}
+"""The interval backends by name: python-flint's arb balls (the default) and mpmath's interval
+arithmetic (the slower reference they are tested against)."""
 
 
 __all__ = ["ArbBackend", "BACKENDS", "DEFAULT_BITS", "IntervalBackend"]

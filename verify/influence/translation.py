@@ -1,6 +1,6 @@
 """DP ↔ Pufferfish translation (Theorem 6) and the composition bound (Theorem 7).
 
-Source: ``000_65109fe28ca61d17.txt`` §6.2, Theorems 6–7 (proofs in Appendix C).
+Source: Bai et al., Composition for Pufferfish Privacy, §6.2, Theorems 6–7 (proofs in Appendix C).
 
 * **Theorem 6.**  If ``(a, b)`` is a point of an a(b)-influence curve of (Θ, 𝕊), ``a < ε_puffer``
   and ``M`` is per-entry ``ε_DP``-DP with ``ε_DP <= (ε_puffer − a)/b``, then ``M`` is

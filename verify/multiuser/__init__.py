@@ -1,5 +1,5 @@
-"""Multi-user Pufferfish privacy and its Laplace calibrators (``001_3a97785a86d61e37.txt`` §4),
-one module per job:
+"""Multi-user Pufferfish privacy and its Laplace calibrators (Ding et al., Multi-user Pufferfish
+Privacy, §4), one module per job:
 
 * :mod:`~pufferfish.verify.multiuser.pairs` — the pairs of a pair set with the conditionals of the
   aggregate; empty pair sets refused;

@@ -1,6 +1,6 @@
 """Laplace-noise calibration for multi-user Pufferfish privacy, checked exactly
-(``001_3a97785a86d61e37.txt`` §2 Proposition 1; §4 Theorems 1–4, equations (10)–(21), Lemmas 1–2,
-Remarks 1–2; Appendix A Lemma 3, Proposition 2).
+(Ding et al., Multi-user Pufferfish Privacy, §2 Proposition 1; §4 Theorems 1–4, equations (10)–(21),
+Lemmas 1–2, Remarks 1–2; Appendix A Lemma 3, Proposition 2).
 
 The mechanism releases ``Y = X + Lap(θ)`` where ``X`` is the aggregate of a
 :class:`~pufferfish.models.multiuser.MultiUserModel`.  A *calibrator* proposes θ for a budget ε
@@ -58,6 +58,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pufferfish.bibliography import cite, paper
 from pufferfish.models.errors import ModelError
 from pufferfish.models.multiuser import (PAIR_SETS, MultiUserModel, UserSecretPair, is_bernoulli,
                                          others_sum)
@@ -72,7 +73,9 @@ from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.transport.kantorovich import delta_star, transport_plan
 from pufferfish.verify.report import Explained
 
-PAPER = "001_3a97785a86d61e37.txt"
+PAPER = paper("001").key
+"""The key of the multi-user paper (:data:`pufferfish.bibliography.PAPERS`), the ``paper`` of
+the JSON output; its ``citation`` is written by :func:`pufferfish.bibliography.cite`."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class Calibration:
     extra: dict = field(default_factory=dict)
 
     def to_dict(self, epsilon: Fraction) -> dict:
-        data = {"calibrator": self.name, "source": f"{PAPER} {self.source}",
+        data = {"calibrator": self.name, "source": cite(f"{PAPER} {self.source}"),
                 "applicable": self.applicable, "reason": self.reason}
         if self.theta is not None:
             data["theta"] = self.theta.to_dict(epsilon)
@@ -223,7 +226,8 @@ class MultiUserCalibration(Explained):
         return next(c for c in self.calibrations if c.name == name)
 
     def to_dict(self) -> dict:
-        data = {"check": "multiuser_calibration", "paper": PAPER, "pair_set": self.pair_set,
+        data = {"check": "multiuser_calibration", "paper": PAPER, "citation": cite(PAPER),
+                "pair_set": self.pair_set,
                 "budget": self.budget.text, "others": self.others, "holds": self.holds,
                 "pairs": [{"pair": cp.pair.label,
                            "x_given_first": [[fraction_str(v), fraction_str(p)] for v, p in sorted(cp.first.items())],

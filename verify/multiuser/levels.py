@@ -1,5 +1,5 @@
 """The certified Pufferfish level of ``X + Lap(θ)`` over a pair set, and the smallest θ that
-achieves ε (``001_3a97785a86d61e37.txt`` §2.1, equation (1); §4).
+achieves ε (Ding et al., Multi-user Pufferfish Privacy, §2.1, equation (1); §4).
 
 The level is the log of ``sup_y f(y | s)/f(y | s')`` over all real outputs ``y`` and both
 directions of every non-vacuous pair, each supremum computed exactly-or-certified by
@@ -56,6 +56,8 @@ MINIMAL_TOLERANCE = Fraction(1, 2 ** 20)
 
 @dataclass(frozen=True)
 class DirectionBound:
+    """The certified supremum of the density ratio for one direction of one secret pair."""
+
     pair: str
     first: str
     second: str
@@ -303,7 +305,8 @@ def interval_family_level(model: MultiUserModel, intervals: Mapping[str, Mapping
 
     ``intervals[user]`` maps each value ``v`` to ``(low, high)``: the user's distribution ranges
     over every ``P`` with ``low <= P(v) <= high`` (the interval family of
-    ``000_65109fe28ca61d17.txt`` Example 4.3 with one block per value), independently per user.
+    Bai et al., Composition for Pufferfish Privacy, Example 4.3 with one block per value),
+    independently per user.
 
     **The extreme-member argument.**  For a fixed output ``y`` each density ``f(y | s)`` of the
     aggregate is affine in each user's distribution separately (a convolution over users), so

@@ -1,5 +1,5 @@
 """The pairs of a pair set with the exact conditional distributions of the aggregate
-(``001_3a97785a86d61e37.txt`` §4, the pair sets 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q};
+(Ding et al., Multi-user Pufferfish Privacy, §4, the pair sets 𝕊_{a,b}, 𝕊_{a,⊥}, 𝕊_{P,⊥}, 𝕊_{P,Q};
 §3.1, equations (7)–(9)).
 
 * :func:`pair_conditionals` — every non-vacuous pair of a pair set with ``Pr(X = · | s)`` for both

@@ -1,5 +1,5 @@
-"""The relaxed sufficient condition (20) of Lemma 2 (``001_3a97785a86d61e37.txt`` §4.4.1,
-equations (20), (23)).
+"""The relaxed sufficient condition (20) of Lemma 2 (Ding et al., Multi-user Pufferfish Privacy,
+§4.4.1, equations (20), (23)).
 
 For the comonotone coupling ``π*`` of two conditionals (equation (6),
 :func:`pufferfish.verify.transport.kantorovich.transport_plan`) and a rational θ, (20) asks

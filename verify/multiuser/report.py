@@ -1,6 +1,6 @@
-"""The multi-user calibration report of one model file (``001_3a97785a86d61e37.txt`` §4): the
-result of :func:`pufferfish.verify.multiuser.calibration.calibrate` with the model's source name,
-refused when the pair set leaves no pair to check (nothing would be verified).
+"""The multi-user calibration report of one model file (Ding et al., Multi-user Pufferfish Privacy,
+§4): the result of :func:`pufferfish.verify.multiuser.calibration.calibrate` with the model's source
+name, refused when the pair set leaves no pair to check (nothing would be verified).
 
 >>> from pufferfish.examples import example_path
 >>> from pufferfish.models.files.multiuser_file import load_multiuser_model

@@ -1,5 +1,6 @@
 """Laplace scales θ of the multi-user calibrators, exact or certified
-(``001_3a97785a86d61e37.txt`` §4.3 Theorem 3, equations (13)–(15); §4.4.1 Lemma 2, equation (21)).
+(Ding et al., Multi-user Pufferfish Privacy, §4.3 Theorem 3, equations (13)–(15); §4.4.1 Lemma 2,
+equation (21)).
 
 A :class:`Theta` is either exact (``lower == upper``; ``coefficient = θ·ε`` when θ = c/ε) or a
 certified rational enclosure ``lower <= θ <= upper`` of a transcendental value, optionally with a

@@ -1,5 +1,6 @@
 """Constructive composition attacks and exact levels of repeated runs
-(``000_65109fe28ca61d17.txt`` §5.1, Theorem 4, and the limit argument of its proof in Appendix C).
+(Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4, and the limit argument of its
+proof in Appendix C).
 
 **The attack.**  When the certified lower bound of an NfC program exceeds the budget ε, the
 program's α says *which outputs to look for*.  The curator's r runs produce output ω_i about
@@ -48,7 +49,10 @@ from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_RUNS = 200
+"""The most runs a composition attack tries, and the default number of repeated runs whose exact
+levels are computed."""
 DEFAULT_MAX_MULTISETS = 10**6
+"""The most output multisets the exact levels of repeated runs may enumerate (refused above)."""
 
 
 @dataclass(repr=False, frozen=True)

@@ -1,5 +1,5 @@
-"""NfC constraints (``000_65109fe28ca61d17.txt`` §5.1, Equation 1): what they are, how they are read
-from a file, and how a mechanism is checked against one.
+"""NfC constraints (Bai et al., Composition for Pufferfish Privacy, §5.1, Equation 1): what they
+are, how they are read from a file, and how a mechanism is checked against one.
 
 A constraint names a dataset ``D_t`` (the left side), a secret pair and a convex combination β
 over datasets of the second secret; a mechanism satisfies it at ε when, for every output ω,

@@ -1,5 +1,5 @@
-"""NfC constraint sets under post-processing (``000_65109fe28ca61d17.txt`` §5.2, Theorem 5, and its
-proof in Appendix C).
+"""NfC constraint sets under post-processing (Bai et al., Composition for Pufferfish Privacy, §5.2,
+Theorem 5, and its proof in Appendix C).
 
 An NfC constraint (Equation 1, §5.1) names a dataset ``D_t`` (the left side), a secret pair and a
 convex combination β over datasets of the second secret; a mechanism satisfies it at ε when, for

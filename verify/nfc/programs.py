@@ -1,5 +1,5 @@
 """Necessary conditions for linear composition: the NfC linear programs and their duals, certified
-(``000_65109fe28ca61d17.txt`` §5.1, Theorem 4, and its proof in Appendix C).
+(Bai et al., Composition for Pufferfish Privacy, §5.1, Theorem 4, and its proof in Appendix C).
 
 Theorem 4: if mechanisms ``M_1..M_m`` with finite ranges satisfy ε-Pufferfish and compose linearly,
 then for every ordered pair ``(s1, s2)`` and dataset ``D*`` with ``s1`` true there is a convex
@@ -72,11 +72,17 @@ from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_COEFFICIENTS = 10**6
+"""The most LP coefficients ``log P(ω|D)`` the programs may hold (refused above)."""
 SOLVER_TOLERANCE = 1e-6
+"""Relative gap between the solver's primal and dual values accepted as agreement; the value
+itself is certified afterwards, never taken from the solver."""
 DEFAULT_MAX_SUPPORTS = 10**4
+"""The most minimal supports of ``θ(·|s2)`` enumerated over an interval family (refused above)."""
 INFINITE_STATUS = "not solved: every dataset of the second secret is ruled out (value +inf)"
+"""The solver status of a program whose value is +inf without solving it."""
 
-OutputKey = tuple  # (mechanism name, output)
+OutputKey = tuple
+"""An output of the joint release, keyed as ``(mechanism name, output)``."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Redundancy of NfC constraint sets, decided by an exact rational LP (``000_65109fe28ca61d17.txt``
-§5.2: Theorem 5 is about non-redundant sets).
+"""Redundancy of NfC constraint sets, decided by an exact rational LP (Bai et al., Composition for
+Pufferfish Privacy, §5.2: Theorem 5 is about non-redundant sets).
 
 Constraint ``i`` is implied by the others on ``{v <= 0}`` iff
 ``max {v·w_i : v·w_j <= ε (j ≠ i), v <= 0} <= ε`` (sympy's exact simplex).  Because every ``w``

@@ -1,7 +1,7 @@
-"""The full answer to "can these mechanisms compose linearly at ε?" (``000_65109fe28ca61d17.txt``
-§5.1, Theorem 4): the NfC programs and their certified value, the constructive attack when the
-value exceeds ε, the premise of the theorem (each mechanism's single-run Pufferfish level against
-ε) and, on request, the exact levels of repeated runs.
+"""The full answer to "can these mechanisms compose linearly at ε?" (Bai et al., Composition for
+Pufferfish Privacy, §5.1, Theorem 4): the NfC programs and their certified value, the constructive
+attack when the value exceeds ε, the premise of the theorem (each mechanism's single-run Pufferfish
+level against ε) and, on request, the exact levels of repeated runs.
 
 Theorem 4 assumes every mechanism is ε-Pufferfish on its own; :func:`composition_report` checks
 that premise exactly (:func:`pufferfish.verify.privacy.pufferfish.pufferfish_level` compared with

@@ -1,6 +1,6 @@
-"""Theorem 5 of ``000_65109fe28ca61d17.txt`` (§5.2; proof in Appendix C) carried out exactly: the
-classification of NfC constraint sets under post-processing, the proof's construction, and a
-search for a violating post-processor.
+"""Theorem 5 of Bai et al., Composition for Pufferfish Privacy (§5.2; proof in Appendix C) carried
+out exactly: the classification of NfC constraint sets under post-processing, the proof's
+construction, and a search for a violating post-processor.
 
 Theorem 5 states that a non-redundant set of NfC constraints is post-processing invariant if every
 β is one-hot and *not* invariant if some β mixes datasets.  What is true (module
@@ -202,7 +202,8 @@ class InvarianceReport(Explained):
         lines = [f"{len(self.constraints.constraints)} NfC constraints at ε = "
                  f"{self.constraints.budget.text}: redundant {list(self.redundancy.redundant) or 'none'}"
                  f"; non-redundant {list(self.redundancy.kept)}",
-                 f"Theorem 5 (000_65109fe28ca61d17.txt §5.2) classifies the non-redundant set as "
+                 f"Theorem 5 (Bai et al., Composition for Pufferfish Privacy, §5.2) classifies the "
+                 f"non-redundant set as "
                  f"{'invariant (every β one-hot)' if self.theorem5_says_invariant else 'NOT invariant (a β mixes datasets)'}"]
         if self.construction is not None:
             c = self.construction
@@ -253,7 +254,8 @@ def counterexample_model(construction: Theorem5Construction, budget: Budget) -> 
     return PufferfishModel(universe, {"uniform": UniformPrior("uniform", universe)},
                            {first.name: first, second.name: second}, [SecretPair(first, second)],
                            {"M_hat": construction.mechanism, "A_of_M_hat": post},
-                           f"Theorem 5 construction (000_65109fe28ca61d17.txt App. C) for "
+                           f"Theorem 5 construction (Bai et al., Composition for Pufferfish "
+                           f"Privacy, App. C) for "
                            f"constraint {c.name} at ε = {budget.text}")
 
 

@@ -1,7 +1,8 @@
 """The hockey-stick divergence of two finite measures, exact or certified.
 
-Source: ``004_acc5641f8e5f8c79.txt`` §II, Definition 1 (equation (3)); ``002_e1f2e9a9937b8cda.txt``
-Appendix A.4, Definition A.7.  For finite measures ``p``, ``q`` on the same outputs,
+Source: Zhang et al., Differential Confounding Privacy and Inverse Composition, §II, Definition 1
+(equation (3)); Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix A.4,
+Definition A.7.  For finite measures ``p``, ``q`` on the same outputs,
 
     D_ε(p ‖ q) = sup_W (p(W) − e^ε q(W)) = Σ_y (p(y) − e^ε q(y))^+ = A − e^ε B,
 
@@ -36,6 +37,7 @@ from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, inter
 from pufferfish.verify.numerics.levels import rational_plus_log_sign
 
 DEFAULT_BITS = 96
+"""Precision (bits) of the certified interval when ``e^ε`` is irrational."""
 
 
 @dataclass(frozen=True)

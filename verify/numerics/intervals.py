@@ -36,8 +36,11 @@ from mpmath.libmp import to_rational
 from pufferfish.models.numbers import INFINITY, Ratio
 
 DEFAULT_BITS = 64
+"""Starting precision (bits) of an enclosure or a sign decision."""
 MAX_BITS = 1 << 16
+"""The precision (bits) at which :func:`certified_sign` stops refining and reports undecided."""
 UNIT_ROUNDOFF = 2.0 ** -53
+"""The unit roundoff ``u`` of IEEE double precision, in the rounding-error bounds."""
 
 
 @lru_cache(maxsize=None)

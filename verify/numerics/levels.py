@@ -2,8 +2,8 @@
 
 Every privacy level the toolkit meets is the log of an exact rational (a worst-case likelihood
 ratio), a rational ε written by a user, or a sum, difference or integer multiple or quotient of
-such numbers (``000_65109fe28ca61d17.txt`` §6.2, Theorems 6–7; Definitions 1–5 bound ratios by
-``e^ε``).  They all have the form
+such numbers (Bai et al., Composition for Pufferfish Privacy, §6.2, Theorems 6–7; Definitions 1–5
+bound ratios by ``e^ε``).  They all have the form
 
     (q + log r) / d,      q rational, r a positive rational or ∞, d a positive integer,
 

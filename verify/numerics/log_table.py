@@ -1,9 +1,9 @@
 """Certified floating-point logarithms of a mechanism table's probabilities.
 
-The NfC programs (``000_65109fe28ca61d17.txt`` §5.1) have coefficients ``log P(ω|D)``.  Evaluating
-``Σ α_i log(...)`` for thousands of entries with interval arithmetic in Python is too slow, so the
-table keeps, for every probability, a float enclosure ``[lo, hi] ∋ log p`` computed once per distinct
-probability by the toolkit's one certified logarithm
+The NfC programs (Bai et al., Composition for Pufferfish Privacy, §5.1) have coefficients
+``log P(ω|D)``.  Evaluating ``Σ α_i log(...)`` for thousands of entries with interval arithmetic in
+Python is too slow, so the table keeps, for every probability, a float enclosure
+``[lo, hi] ∋ log p`` computed once per distinct probability by the toolkit's one certified logarithm
 (:func:`pufferfish.verify.numerics.intervals.log_enclosure`).  Linear forms over these enclosures
 are then evaluated with numpy in IEEE-754 double precision and widened by the standard rounding-error
 bound for dot products, ``|fl(xᵀy) − xᵀy| <= γ_k |x|ᵀ|y|`` with ``γ_k = k·u/(1 − k·u)``,

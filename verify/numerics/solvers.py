@@ -1,9 +1,10 @@
 """Numerical solvers kept off standard output.
 
-The NfC programs (``000_65109fe28ca61d17.txt`` §5.1) and the design search of
-``004_acc5641f8e5f8c79.txt`` (Task 1) call CVXPY; a solver's answer is only a candidate that the
-toolkit then certifies (exactness policy, ``docs/design.md``).  Whatever a solver prints must never
-reach standard output, where ``--json`` promises one JSON document and nothing else.  Two layers:
+The NfC programs (Bai et al., Composition for Pufferfish Privacy, §5.1) and the design search of
+Zhang et al., Differential Confounding Privacy and Inverse Composition (Task 1) call CVXPY; a
+solver's answer is only a candidate that the toolkit then certifies (exactness policy,
+``docs/design.md``).  Whatever a solver prints must never reach standard output, where ``--json``
+promises one JSON document and nothing else.  Two layers:
 
 * every solve passes ``verbose=False`` and the solver's own silencing options
   (:data:`QUIET_OPTIONS`: HiGHS ``output_flag``/``log_to_console`` off, Clarabel ``verbose``

@@ -1,3 +1,3 @@
 """The privacy definitions on finite models and the model audit: Pufferfish (Definition 5), DP
 (Definitions 1–3), leakage (Definition 4), composition of joint releases, expected runs to reveal
-(``000_65109fe28ca61d17.txt`` §2–4)."""
+(Bai et al., Composition for Pufferfish Privacy, §2–4)."""

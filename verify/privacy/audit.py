@@ -1,5 +1,6 @@
 """The full audit of a model file: every mechanism's Pufferfish, DP and leakage levels, and the
-joint release of all of them (``000_65109fe28ca61d17.txt`` Definitions 1–5; composition §1, §4).
+joint release of all of them (Bai et al., Composition for Pufferfish Privacy, Definitions 1–5;
+composition §1, §4).
 
 This is what ``pufferfish audit MODEL`` runs.  Each part is computed by its own module; this one
 only gathers the results, applies the optional budgets, and decides the exit verdict: with a

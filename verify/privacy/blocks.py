@@ -1,9 +1,10 @@
 """An exact audit split into blocks of datasets, each block a task (``pufferfish audit`` on 2^20
 datasets, on one process or a Dask cluster).
 
-Definitions 4 and 5 (``000_65109fe28ca61d17.txt`` §2.2) need, for each finite prior θ and each
-mechanism, the masses ``Pr[s ∧ M(Data) = ω | θ]`` (:mod:`pufferfish.verify.privacy.joint`).  These
-are sums over the prior's support, so they split over any partition of it:
+Definitions 4 and 5 (Bai et al., Composition for Pufferfish Privacy, §2.2) need, for each finite
+prior θ and each mechanism, the masses ``Pr[s ∧ M(Data) = ω | θ]``
+(:mod:`pufferfish.verify.privacy.joint`).  These are sums over the prior's support, so they split
+over any partition of it:
 
 * a prior is cut into blocks by a prefix of its attributes (:meth:`Prior.prefix_blocks
   <pufferfish.models.priors.Prior.prefix_blocks>`: independent priors and Markov chains; any other

@@ -1,4 +1,4 @@
-"""Pufferfish levels under composition (``000_65109fe28ca61d17.txt`` §1, §4, §5).
+"""Pufferfish levels under composition (Bai et al., Composition for Pufferfish Privacy, §1, §4, §5).
 
 Pufferfish privacy does not compose in general: the joint release of mechanisms that are each
 ε_i-Pufferfish can have a level above ``Σ ε_i`` (linear composition), even an infinite one (privacy

@@ -1,4 +1,5 @@
-"""Exact differential-privacy levels (``000_65109fe28ca61d17.txt`` §2.1, Definitions 1–3).
+"""Exact differential-privacy levels (Bai et al., Composition for Pufferfish Privacy, §2.1,
+Definitions 1–3).
 
 For a neighbour relation on the universe, the DP level of ``M`` is ``log r*`` with
 ``r* = max Pr[M(D) = ω] / Pr[M(D') = ω]`` over neighbouring ``(D, D')`` (both orders) and outputs
@@ -215,9 +216,9 @@ def dp_levels_by_relation(universe: Universe, mechanisms: Sequence[Mechanism],
     """The exact DP level of each mechanism under a scanned relation (``linf:K``, ``l1:K``,
     ``add_remove``, listed pairs; :mod:`pufferfish.models.neighbours`): ``max Pr[M(D) = ω] /
     Pr[M(D') = ω]`` over the relation's ordered pairs ``(D, D')`` and outputs ω
-    (``000_65109fe28ca61d17.txt`` §2.1, Definition 1 with this relation's neighbours), with the
-    first worst pair met in the relation's order, as :func:`dp_level` reports it for the entry
-    relation.
+    (Bai et al., Composition for Pufferfish Privacy, §2.1, Definition 1 with this relation's
+    neighbours), with the first worst pair met in the relation's order, as :func:`dp_level` reports
+    it for the entry relation.
 
     The ordered pairs are counted first (:func:`scan_size_within`): more than ``max_pairs`` is
     refused with the count (:class:`TooLargeError`), none with a :class:`ModelError` (nothing to

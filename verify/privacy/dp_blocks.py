@@ -1,9 +1,10 @@
 """Per-entry DP levels of a product universe split into blocks, neighbours compared as arrays.
 
-Definition 2 (``000_65109fe28ca61d17.txt`` §2.1) compares ``M(D)`` with ``M(D')`` for every pair
-of datasets that differ in one attribute.  :func:`~pufferfish.verify.privacy.dp.dp_level` walks
-the pairs one by one; on a product universe of ``N`` datasets the same scan is done here with
-NumPy arrays, in two passes of tasks whose memory is bounded by a block, not by the universe.
+Definition 2 (Bai et al., Composition for Pufferfish Privacy, §2.1) compares ``M(D)`` with ``M(D')``
+for every pair of datasets that differ in one attribute.
+:func:`~pufferfish.verify.privacy.dp.dp_level` walks the pairs one by one; on a product universe of
+``N`` datasets the same scan is done here with NumPy arrays, in two passes of tasks whose memory is
+bounded by a block, not by the universe.
 
 The universe is a matrix: a dataset is a *prefix* (its first ``depth`` attributes) followed by a
 *suffix* (the others), and its index in the universe's order is ``prefix index · S + suffix

@@ -1,5 +1,6 @@
 """Expected number of runs until repeated outputs reveal the dataset or the secret (§4 of
-``000_65109fe28ca61d17.txt``: Theorems 1–3 bound or state this number for Examples 4.1–4.3).
+Bai et al., Composition for Pufferfish Privacy: Theorems 1–3 bound or state this number for
+Examples 4.1–4.3).
 
 Setting.  The true dataset ``D`` is drawn from a prior θ; the mechanism is run again and again on
 ``D`` (independent runs); after each run the attacker knows the set ``B`` of distinct outputs seen
@@ -41,8 +42,11 @@ from pufferfish.models.universe import Dataset
 from pufferfish.verify.report import Explained
 
 DEFAULT_MAX_STATES = 10**6
+"""The most non-revealing sets of outputs the exact computation may visit (refused above)."""
 
 ClassOf = Callable[[Dataset], Hashable]
+"""A function naming the class of a dataset: what the runs must reveal (the dataset itself, or
+the secret of a pair)."""
 
 
 @dataclass(repr=False, frozen=True)

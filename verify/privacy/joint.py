@@ -1,13 +1,13 @@
 """Joint masses ``Pr[s ∧ M(Data) = ω | θ]`` for every secret and output, in one pass per prior.
 
-Definition 5 (``000_65109fe28ca61d17.txt`` §2.2) compares ``Pr[M(Data) = ω | s, θ]`` across
-secrets, and Definition 4 compares posteriors ``Pr[s | ω, θ]`` with priors.  Both need, for one
-prior θ, the masses ``Pr[s | θ]`` and ``Pr[s ∧ ω | θ]``.  They are accumulated in one pass over the
-prior's support: each dataset adds its weighted kernel row once to the bucket of its *signature*
-(the set of secrets it satisfies), and the buckets are then summed per secret.  The cost is
-``O(|supp θ| + R·|Ω| + #signatures·#secrets·|Ω|)`` for the ``R`` distinct (signature, kernel row)
-pairs (``R <= |supp θ|``; datasets with the same kernel key share a row, so a query mechanism has
-few), independent of the number of secret pairs.
+Definition 5 (Bai et al., Composition for Pufferfish Privacy, §2.2) compares
+``Pr[M(Data) = ω | s, θ]`` across secrets, and Definition 4 compares posteriors ``Pr[s | ω, θ]``
+with priors.  Both need, for one prior θ, the masses ``Pr[s | θ]`` and ``Pr[s ∧ ω | θ]``.  They are
+accumulated in one pass over the prior's support: each dataset adds its weighted kernel row once to
+the bucket of its *signature* (the set of secrets it satisfies), and the buckets are then summed per
+secret.  The cost is ``O(|supp θ| + R·|Ω| + #signatures·#secrets·|Ω|)`` for the ``R`` distinct
+(signature, kernel row) pairs (``R <= |supp θ|``; datasets with the same kernel key share a row, so
+a query mechanism has few), independent of the number of secret pairs.
 
 Everything is integer arithmetic: the prior's weights are scaled to integers over their common
 denominator and the kernel is a :class:`~pufferfish.models.kernel.KernelTable`; conditional ratios are ratios

@@ -1,4 +1,5 @@
-"""Zero leakage / posterior equality (``000_65109fe28ca61d17.txt`` §2.2, Definition 4).
+"""Zero leakage / posterior equality (Bai et al., Composition for Pufferfish Privacy, §2.2,
+Definition 4).
 
 A posterior-based definition assigns leakage 0 to ``M`` when ``Pr[s | M(Data) = ω, θ] = Pr[s | θ]``
 for every secret ``s``, every prior ``θ ∈ Θ`` and every output ω (of positive probability, so the

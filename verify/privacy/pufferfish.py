@@ -1,4 +1,5 @@
-"""The exact Pufferfish privacy level of a mechanism (``000_65109fe28ca61d17.txt`` §2.2, Definition 5).
+"""The exact Pufferfish privacy level of a mechanism (Bai et al., Composition for Pufferfish
+Privacy, §2.2, Definition 5).
 
 ``M`` satisfies ε-Pufferfish privacy for (Θ, 𝕊) if for every pair ``(s_i, s_j) ∈ 𝕊``, every prior
 ``θ ∈ Θ`` with ``Pr[s_i|θ] > 0`` and ``Pr[s_j|θ] > 0``, and every output ω,

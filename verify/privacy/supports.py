@@ -13,6 +13,7 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset
 
 Support = list[tuple[Dataset, Fraction]]
+"""A finite prior's support: its datasets of positive probability with their probabilities."""
 
 
 def prior_supports(model: PufferfishModel, limit: int = DEFAULT_MAX_DATASETS) -> dict[str, Support]:

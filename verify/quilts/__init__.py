@@ -1,1 +1,2 @@
-"""Markov quilts and the Markov Quilt Mechanism (``002_e1f2e9a9937b8cda.txt`` §4, Appendix B)."""
+"""Markov quilts and the Markov Quilt Mechanism (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §4, Appendix B)."""

@@ -1,4 +1,5 @@
-"""The Markov Quilt Mechanism on any Bayesian network (``002_e1f2e9a9937b8cda.txt`` §4, Algorithm 2).
+"""The Markov Quilt Mechanism on any Bayesian network (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §4, Algorithm 2).
 
 For each node ``X_i``, every Markov quilt ``X_Q`` (Definition 4.2, found by d-separation,
 :func:`pufferfish.verify.quilts.markov_quilts.enumerate_quilts`) gets its exact max-influence

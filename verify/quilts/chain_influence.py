@@ -1,5 +1,6 @@
-"""Max-influence of the Lemma B.2 quilts of a Markov chain (``002_e1f2e9a9937b8cda.txt`` §4.1,
-Appendix B.4–B.8): the exact formula, and float64 tables with a certified rounding-error bound.
+"""Max-influence of the Lemma B.2 quilts of a Markov chain (Wang et al., Privacy-Preserving Analysis
+of Correlated Data, §4.1, Appendix B.4–B.8): the exact formula, and float64 tables with a certified
+rounding-error bound.
 
 For a chain ``θ = (q, P)``, node ``i`` and quilt ``{X_{i-a}, X_{i+b}}`` (Markov property; ``μ_j``
 = law of ``X_j``), Definition 4.1 reduces to::

@@ -1,12 +1,12 @@
 """MQMExact's node-by-node search as engine tasks: runs of nodes cut by estimated cost, each
 searched by one task, with answers identical to the search in one process.
 
-The search (``002_e1f2e9a9937b8cda.txt`` Algorithm 3 with Algorithm 4 per node, as implemented
-by :func:`pufferfish.verify.quilts.chain_search.mqm_chain_exact`) visits the nodes in order and
-carries state from one node to the next: the previous node's quilt is the first candidate (a
-*warm start*: the pruning ``score ≥ card/ε`` then examines only the quilts that can beat it), and
-the previous answer is reused when the node's float inputs (``ev.key``) are bitwise equal and
-both ends are out of reach.  Cut into runs:
+The search (Wang et al., Privacy-Preserving Analysis of Correlated Data, Algorithm 3 with Algorithm
+4 per node, as implemented by :func:`pufferfish.verify.quilts.chain_search.mqm_chain_exact`) visits
+the nodes in order and carries state from one node to the next: the previous node's quilt is the
+first candidate (a *warm start*: the pruning ``score ≥ card/ε`` then examines only the quilts that
+can beat it), and the previous answer is reused when the node's float inputs (``ev.key``) are
+bitwise equal and both ends are out of reach.  Cut into runs:
 
 * **Lead node.**  Each run but the first is preceded by its *lead*, the last node of the run
   before.  The task searches the lead from :func:`line_candidate` (a start that depends on no

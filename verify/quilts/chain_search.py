@@ -1,5 +1,6 @@
-"""The Markov Quilt Mechanism on Markov chains: Algorithms 3–5 of ``002_e1f2e9a9937b8cda.txt``
-(§4.1, Appendix B.4–B.8), with the quilts of Lemma B.2 only (Lemma B.3: no loss).
+"""The Markov Quilt Mechanism on Markov chains: Algorithms 3–5 of Wang et al., Privacy-Preserving
+Analysis of Correlated Data (§4.1, Appendix B.4–B.8), with the quilts of Lemma B.2 only (Lemma B.3:
+no loss).
 
 * :func:`mqm_chain_exact` ("MQMExact"): the exact max-influence of each quilt
   (:mod:`pufferfish.verify.quilts.chain_influence`), over a finite

@@ -1,4 +1,5 @@
-"""The inferential-privacy baseline of ``002_e1f2e9a9937b8cda.txt`` Appendix B.10 (reference [11]).
+"""The inferential-privacy baseline of Wang et al., Privacy-Preserving Analysis of Correlated Data,
+Appendix B.10 (reference [11]).
 
 For a binary chain, the multiplicative influence ``γ`` of one node on a neighbour, the matrix Γ
 (tridiagonal, ``γ`` off the diagonal), its spectral-norm condition ``‖Γ‖₂ < 1`` (certified) and

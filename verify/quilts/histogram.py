@@ -1,5 +1,5 @@
-"""The Markov Quilt Mechanism for the state histogram of a chain (``002_e1f2e9a9937b8cda.txt``
-Appendix B.2, Theorem B.9, Appendix B.12).
+"""The Markov Quilt Mechanism for the state histogram of a chain (Wang et al., Privacy-Preserving
+Analysis of Correlated Data, Appendix B.2, Theorem B.9, Appendix B.12).
 
 The histogram density ``F(D) = (f_1, ..., f_k)`` is ``2/T``-Lipschitz in ``L₁``; the release adds
 ``Lap(2σ_max/T)`` to each coordinate, with ``σ_max`` from the chain search
@@ -29,9 +29,9 @@ from pufferfish.verify.report import Explained
 def state_histogram(data: Sequence[object], states: Sequence[object]) -> tuple[Fraction, ...]:
     """The histogram density estimator ``F(D) = (f_1, ..., f_k)``, ``f_j = #{t : X_t = s_j}/T``.
 
-    ``002_e1f2e9a9937b8cda.txt`` Appendix B.12 (the function ``F`` of Figure 4) and Theorem B.9.
-    Exact; ``O(T + k)``.  Changing one entry moves two coordinates by ``1/T`` each, so
-    ``‖F(D) − F(D')‖₁ ≤ 2/T`` (proof of Theorem B.9).
+    Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix B.12 (the function ``F``
+    of Figure 4) and Theorem B.9. Exact; ``O(T + k)``.  Changing one entry moves two coordinates by
+    ``1/T`` each, so ``‖F(D) − F(D')‖₁ ≤ 2/T`` (proof of Theorem B.9).
 
     >>> state_histogram([0, 1, 1, 2], (0, 1, 2))
     (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
@@ -59,7 +59,7 @@ def expected_max_abs_laplace(k: int, scale: Fraction) -> Fraction:
     ``|Z_j|`` is exponential with mean ``scale``; by Rényi's representation the maximum of ``k``
     i.i.d. exponentials is ``Σ_{j=1}^k E_j/j`` with independent exponentials ``E_j``, whose mean
     is ``scale · Σ 1/j``.  This is ``E‖M(D) − F(D)‖∞`` of the histogram release
-    (Theorem B.9 of ``002_e1f2e9a9937b8cda.txt``).
+    (Theorem B.9 of Wang et al., Privacy-Preserving Analysis of Correlated Data).
 
     >>> expected_max_abs_laplace(2, Fraction(1))
     Fraction(3, 2)
@@ -145,13 +145,16 @@ class HistogramMechanism(Explained):
 
 
 HISTOGRAM_METHODS = ("approx", "fast", "exact")
+"""How σ_max is computed for the histogram: Lemma B.4's bounds (Algorithms 3–4), Algorithm 5
+with the bounds, or the exact max-influence (MQMExact)."""
 
 
 def histogram_mechanism(length: int, epsilon: Budget | str, *, states: Sequence[object] | None = None,
                         pi: object | None = None, g: object | None = None,
                         family: ChainFamily | None = None,
                         method: str = "approx") -> HistogramMechanism:
-    """The MQM histogram release of ``002_e1f2e9a9937b8cda.txt`` Appendix B.2 / B.12.
+    """The MQM histogram release of Wang et al., Privacy-Preserving Analysis of Correlated Data,
+    Appendix B.2 / B.12.
 
     ``method="approx"`` (MQMApprox, Algorithms 3–4) or ``"fast"`` (Algorithm 5) use Lemma B.4's
     bounds from ``pi`` = π_Θ and ``g`` = g_Θ (rationals; a lower bound on either is also valid);

@@ -1,4 +1,5 @@
-"""Markov quilts (``002_e1f2e9a9937b8cda.txt`` §4, Definition 4.2; Appendix B.4, Lemmas B.2–B.3).
+"""Markov quilts (Wang et al., Privacy-Preserving Analysis of Correlated Data, §4, Definition 4.2;
+Appendix B.4, Lemmas B.2–B.3).
 
 Definition 4.2: a set of nodes ``X_Q`` is a Markov quilt for ``X_i`` if deleting it partitions the
 nodes into ``X_N ∪ X_Q ∪ X_R`` with ``X_i ∈ X_N`` and ``X_R ⊥ X_i | X_Q``.  For a candidate

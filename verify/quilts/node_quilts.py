@@ -1,5 +1,6 @@
 """The Markov quilts of one node and, with a budget ε, each quilt's max-influence and score, best
-first (``002_e1f2e9a9937b8cda.txt`` §4, Definition 4.2 and Algorithm 2; chains: Lemma B.2).
+first (Wang et al., Privacy-Preserving Analysis of Correlated Data, §4, Definition 4.2 and
+Algorithm 2; chains: Lemma B.2).
 
 * A **Bayesian network** (:func:`score_network_quilts`): the minimal quilts of the node by
   d-separation (:func:`pufferfish.verify.quilts.markov_quilts.enumerate_quilts`, Definition B.1);

@@ -1,8 +1,9 @@
 """A model file's priors as a family of Bayesian networks on one graph, for the Markov Quilt
-Mechanism (``002_e1f2e9a9937b8cda.txt`` §4, "The Setting": Θ is a set of CPT sets on one graph).
+Mechanism (Wang et al., Privacy-Preserving Analysis of Correlated Data, §4, "The Setting": Θ is a
+set of CPT sets on one graph).
 
-Each prior of a Pufferfish model (``000_65109fe28ca61d17.txt`` §2) factorises over a graph on its
-attributes; the family gets the sparsest graph every member factorises over:
+Each prior of a Pufferfish model (Bai et al., Composition for Pufferfish Privacy, §2) factorises
+over a graph on its attributes; the family gets the sparsest graph every member factorises over:
 
 * **independent** priors factorise over the graph with **no edges** (a product prior is a network
   whose every CPT is a root marginal);

@@ -1,4 +1,5 @@
-"""Quilt scores and the Markov Quilt Mechanism's result (``002_e1f2e9a9937b8cda.txt`` §4, Algorithm 2).
+"""Quilt scores and the Markov Quilt Mechanism's result (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §4, Algorithm 2).
 
 * **Score** of a quilt ``X_Q`` of node ``X_i`` (Algorithm 2):
   ``σ(X_Q) = card(X_N) / (ε − e(X_Q|X_i))`` if ``e(X_Q|X_i) < ε``, else ∞, with ``e`` the

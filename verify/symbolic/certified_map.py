@@ -46,6 +46,9 @@ MAP_BITS = 96
 """Working precision of the enclosures."""
 
 KINDS = ("holds", "violated", "outside", "boundary", "undecided")
+"""What a box of the map is: the statement holds on all of it, is violated, the box is outside
+the statement's hypothesis, it lies on the boundary (narrower than the width), or it stayed
+undecided."""
 
 Box = tuple[tuple[Fraction, Fraction], ...]
 

@@ -1,14 +1,14 @@
 """Symbolic evaluation of a parametric model: every prior probability and mechanism probability
 as an exact rational function of the parameters, and the polynomial conditions of Definitions 1–5.
 
-The definitions are those of :mod:`pufferfish.verify.privacy` (``000_65109fe28ca61d17.txt``
-Definitions 1–5), read with rational functions in place of rationals.  For a prior θ, a
-directed pair ``(s_i, s_j)`` and an output ω, write ``A_i(ω) = Σ_{D∈s_i} θ(D)·Pr[M(D) = ω]`` and
-``B_i = Σ_{D∈s_i} θ(D)``; Definition 5 at budget ``log r`` is ``A_i(ω)·B_j <= r·A_j(ω)·B_i``.
-Written this way (not as a quotient) the convention of the point audit is kept at every
-parameter value: a pair whose secret has probability 0 under θ imposes ``0 <= 0``; a 0/0 ratio
-imposes nothing; ``x/0`` with ``x > 0`` violates every finite budget.  DP (Definition 1, entry
-neighbours) is ``Pr[M(D) = ω] <= r·Pr[M(D') = ω]``.
+The definitions are those of :mod:`pufferfish.verify.privacy` (Bai et al., Composition for
+Pufferfish Privacy, Definitions 1–5), read with rational functions in place of rationals.  For a
+prior θ, a directed pair ``(s_i, s_j)`` and an output ω, write
+``A_i(ω) = Σ_{D∈s_i} θ(D)·Pr[M(D) = ω]`` and ``B_i = Σ_{D∈s_i} θ(D)``; Definition 5 at budget
+``log r`` is ``A_i(ω)·B_j <= r·A_j(ω)·B_i``. Written this way (not as a quotient) the convention of
+the point audit is kept at every parameter value: a pair whose secret has probability 0 under θ
+imposes ``0 <= 0``; a 0/0 ratio imposes nothing; ``x/0`` with ``x > 0`` violates every finite
+budget.  DP (Definition 1, entry neighbours) is ``Pr[M(D) = ω] <= r·Pr[M(D') = ω]``.
 
 A :class:`Candidate` is one such pair ``(A, B)`` of rational functions that are nonnegative on
 the box; the level at a point is ``log max(1, max A/B)`` over the candidates with ``B > 0``

@@ -1,5 +1,6 @@
 """The Pufferfish level over an interval family whose bounds are rational functions of parameters
-(``000_65109fe28ca61d17.txt`` §4, Example 4.3 and Theorem 3), as a guarded envelope.
+(Bai et al., Composition for Pufferfish Privacy, §4, Example 4.3 and Theorem 3), as a guarded
+envelope.
 
 For an interval family (:class:`pufferfish.models.priors.IntervalFamily`) the conditional
 ``q = θ(·|s)`` ranges over the polytope ``{q >= 0, Σ q = 1, l_j <= q(B_j) <= u_j}``, and

@@ -1,7 +1,7 @@
 """Closed-form privacy levels of parametric mechanisms: ``pufferfish audit MODEL --symbolic``.
 
-For each mechanism (and the joint release of all of them, ``000_65109fe28ca61d17.txt`` §4) the
-Pufferfish level (Definition 5) and the entry-DP level (Definition 1) are
+For each mechanism (and the joint release of all of them, Bai et al., Composition for Pufferfish
+Privacy, §4) the Pufferfish level (Definition 5) and the entry-DP level (Definition 1) are
 ``log max(1, max_k R_k)`` over the candidate ratios ``R_k = A_k/B_k`` of
 :mod:`pufferfish.verify.symbolic.evaluate`, each a rational function of the parameters, shown
 factored.  With one parameter the maximum is a piecewise expression: the box is cut at the real
@@ -17,9 +17,10 @@ its prior: the common zeros of the polynomials of
 or (one parameter) the finitely many common roots, or (several) the zero set of their gcd when
 it is not constant, reported as that polynomial.
 
-A model with interval-family priors (``000_65109fe28ca61d17.txt`` §4, Example 4.3, bounds possibly
-parametric) gets its Pufferfish level from :func:`family_level` (the maximum over guarded vertex
-candidates, :mod:`pufferfish.verify.symbolic.families`); its leakage zero-set is not computed.
+A model with interval-family priors (Bai et al., Composition for Pufferfish Privacy, §4, Example
+4.3, bounds possibly parametric) gets its Pufferfish level from :func:`family_level` (the maximum
+over guarded vertex candidates, :mod:`pufferfish.verify.symbolic.families`); its leakage zero-set is
+not computed.
 
 Cost: for ``m`` distinct ratios, ``m(m−1)/2`` root isolations, then ``m`` exact evaluations per
 cell.
@@ -150,6 +151,9 @@ class LeakageZeroSet:
 
 @dataclass(frozen=True)
 class MechanismSymbolic:
+    """One mechanism's closed forms: its Pufferfish level, its DP level (when computed) and the
+    parameter values where it leaks nothing."""
+
     name: str
     pufferfish: SymbolicLevel
     dp: SymbolicLevel | None

@@ -1,8 +1,8 @@
 """Where Theorem 4's necessary condition for linear composition holds, as a function of the
 parameters: ``pufferfish composes MODEL --epsilon E --region``.
 
-The NfC value of mechanisms ``M_1..M_m`` (``000_65109fe28ca61d17.txt`` §5.1, Theorem 4;
-:mod:`pufferfish.verify.nfc.programs`) is the largest optimum of the linear programs
+The NfC value of mechanisms ``M_1..M_m`` (Bai et al., Composition for Pufferfish Privacy, §5.1,
+Theorem 4; :mod:`pufferfish.verify.nfc.programs`) is the largest optimum of the linear programs
 ``max_α min_ℓ Σ_i α_i d_ℓi`` with coefficients ``d_ℓi = log P(ω_i|D*) − log P(ω_i|D_ℓ)``.  In a
 parametric model each ``P(ω|D)`` is a rational function of the parameters, but the optimum of a
 linear program in those coefficients is only *piecewise* a function of them (the optimal basis
@@ -86,6 +86,7 @@ CERTIFICATION = ("certified numerically, not exact: the NfC value is the optimum
                  "programs in logarithms of the probabilities, only piecewise a function of the "
                  "parameters; each box is decided by rational LP certificates (α, β) whose "
                  "bounds are verified over the whole box with interval arithmetic")
+"""What ``composes --region`` certifies, as its reports state it."""
 
 KINDS = ("holds", "fails", "boundary")
 

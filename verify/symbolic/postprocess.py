@@ -1,14 +1,15 @@
 """Closed-form levels of a parametric mechanism before and after a post-processor:
 ``pufferfish postprocess MODEL --mechanism M --map MAP --symbolic``.
 
-A post-processor ``A`` (a stochastic map from the outputs of ``M``, ``000_65109fe28ca61d17.txt``
-§5.2) turns the kernel ``Pr[M(D) = ω]`` into ``Pr[A∘M(D) = y] = Σ_ω A(y|ω)·Pr[M(D) = ω]``: when
-the kernel and the map are rational in the parameters so is the result, and its Pufferfish level
-(Definition 5) and entry-DP level (Definition 1) are the closed forms of
-:mod:`pufferfish.verify.symbolic.levels` (candidate ratios, factored; for one free parameter the
-exact piecewise maximum with algebraic breakpoints).  Post-processing never raises either level;
-the two closed forms are shown side by side.  The map may itself use the model's parameters (it
-is validated with the model: rows sum to 1 identically, entries nonnegative on the whole box).
+A post-processor ``A`` (a stochastic map from the outputs of ``M``, Bai et al., Composition for
+Pufferfish Privacy, §5.2) turns the kernel ``Pr[M(D) = ω]`` into
+``Pr[A∘M(D) = y] = Σ_ω A(y|ω)·Pr[M(D) = ω]``: when the kernel and the map are rational in the
+parameters so is the result, and its Pufferfish level (Definition 5) and entry-DP level
+(Definition 1) are the closed forms of :mod:`pufferfish.verify.symbolic.levels` (candidate ratios,
+factored; for one free parameter the exact piecewise maximum with algebraic breakpoints).
+Post-processing never raises either level; the two closed forms are shown side by side.  The map may
+itself use the model's parameters (it is validated with the model: rows sum to 1 identically,
+entries nonnegative on the whole box).
 
 Cost: that of :func:`pufferfish.verify.symbolic.levels.symbolic_audit` for two mechanisms (the
 kernel of ``A∘M`` costs one field operation per dataset, output and map entry).
@@ -69,7 +70,8 @@ class SymbolicPostprocess(Explained):
             lines += [f"{label}: Pufferfish level", _indent(levels.pufferfish.explain())]
             if levels.dp is not None:
                 lines += [f"{label}: DP level (entry neighbours)", _indent(levels.dp.explain())]
-        lines.append("post-processing never raises either level (000 §5.2)")
+        lines.append("post-processing never raises either level (Bai et al., Composition for "
+                     "Pufferfish Privacy, §5.2)")
         return "\n".join(lines)
 
 

@@ -1,11 +1,11 @@
 """The set of parameter values where a privacy budget holds: ``pufferfish region``.
 
 For a budget ε and the candidates ``(A_k, B_k)`` of :mod:`pufferfish.verify.symbolic.evaluate`
-(Definition 5 of ``000_65109fe28ca61d17.txt``; the chosen mechanism, or every mechanism and their
-joint release as ``pufferfish audit --epsilon`` checks), the budget holds at a parameter value
-exactly when ``g_k = A_k − e^ε·B_k <= 0`` for every k (and ``1 <= e^ε``: the level is never
-below 0).  Each ``g_k`` is a rational function whose denominator keeps one sign on the box, so
-the region is a semi-algebraic set ``{x : P_k(x) <= 0 for all k}`` for polynomials ``P_k``.
+(Definition 5 of Bai et al., Composition for Pufferfish Privacy; the chosen mechanism, or every
+mechanism and their joint release as ``pufferfish audit --epsilon`` checks), the budget holds at a
+parameter value exactly when ``g_k = A_k − e^ε·B_k <= 0`` for every k (and ``1 <= e^ε``: the level
+is never below 0).  Each ``g_k`` is a rational function whose denominator keeps one sign on the box,
+so the region is a semi-algebraic set ``{x : P_k(x) <= 0 for all k}`` for polynomials ``P_k``.
 
 * **One parameter, ε = log r with r rational** (or ε = 0): the region is computed exactly, as a
   union of closed intervals whose endpoints are real algebraic numbers (each a defining
@@ -167,8 +167,8 @@ class RegionResult(Explained):
 def region_candidates(symbolic: SymbolicModel, mechanism: str | None,
                       joint: tuple[str, ...] | None = None) -> tuple[list[Candidate], str]:
     """The constraints of ``mechanism``, of the joint release of the mechanisms ``joint``
-    (``000_65109fe28ca61d17.txt`` §4: independent runs, outputs are tuples), or of every
-    mechanism and their joint release."""
+    (Bai et al., Composition for Pufferfish Privacy, §4: independent runs, outputs are tuples), or
+    of every mechanism and their joint release."""
     names = list(symbolic.model.data.get("mechanisms") or {})
     if not names:
         raise ModelError("the model has no mechanisms, so there is no budget to check",

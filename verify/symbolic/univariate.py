@@ -62,6 +62,7 @@ def as_poly(element, symbol: sympy.Symbol) -> sympy.Poly:
 
 
 def evaluate_poly(polynomial: sympy.Poly, x: Fraction) -> Fraction:
+    """The exact value of a rational polynomial at a rational point."""
     value = polynomial.eval(sympy.Rational(x.numerator, x.denominator))
     return Fraction(int(value.p), int(value.q))
 

@@ -1,5 +1,6 @@
-"""Finite measures on the line and couplings between them (``002_e1f2e9a9937b8cda.txt`` §3,
-Definition 3.1; ``001_3a97785a86d61e37.txt`` §2, equation (6)).
+"""Finite measures on the line and couplings between them (Wang et al., Privacy-Preserving Analysis
+of Correlated Data, §3, Definition 3.1; Ding et al., Multi-user Pufferfish Privacy, §2, equation
+(6)).
 
 A finite measure on the rationals is represented as :data:`Atoms`: a sorted tuple
 ``((value, mass), ...)`` with positive masses.  :func:`atoms` is the one validator that turns a

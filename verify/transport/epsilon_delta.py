@@ -1,5 +1,5 @@
-"""The (ε, δ) Wasserstein mechanism and Theorem A.8 (``002_e1f2e9a9937b8cda.txt`` Appendix A.4,
-Definition A.7, Theorem A.8).
+"""The (ε, δ) Wasserstein mechanism and Theorem A.8 (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, Appendix A.4, Definition A.7, Theorem A.8).
 
 The mechanism releases ``F(D) + Lap(W_δ/ε)`` where ``W_δ`` is the supremum over pairs and priors
 of the δ-trimmed ``W_∞`` (:func:`pufferfish.verify.transport.trimmed.trimmed_w_infinity`, through
@@ -10,9 +10,9 @@ outputs ``P(M ∈ S | s_i) <= e^ε P(M ∈ S | s_j) + δ``.
 :func:`verify_epsilon_delta_mechanism` checks this on a model: for every prior and ordered pair it
 computes the certified hockey-stick divergence ``sup_S P(M ∈ S|s_i) − e^ε P(M ∈ S|s_j)``
 (:func:`pufferfish.verify.transport.laplace_level.laplace_mixture_hockey_stick`) and compares it
-with δ.  An interval family (000 Example 4.3) is checked over its extreme members: the
-divergence is convex in the pair of conditionals (a supremum of linear functionals), so its
-maximum over the family sits at a pair of extreme conditionals
+with δ.  An interval family (Bai et al., Composition for Pufferfish Privacy, Example 4.3) is checked
+over its extreme members: the divergence is convex in the pair of conditionals (a supremum of linear
+functionals), so its maximum over the family sits at a pair of extreme conditionals
 (:mod:`pufferfish.verify.transport.family_vertices`); its ``W_δ`` is the outer bound of
 :func:`~pufferfish.verify.transport.parameter.wasserstein_parameter`.  Cost: one ``wasserstein_parameter`` plus one hockey-stick bound per prior and ordered
 pair.

@@ -1,6 +1,6 @@
 """The extreme members of an interval prior family, pushed forward through a query.
 
-Source: the family of ``000_65109fe28ca61d17.txt`` §4, Example 4.3
+Source: the family of Bai et al., Composition for Pufferfish Privacy, §4, Example 4.3
 (:class:`pufferfish.models.priors.IntervalFamily`): for a secret ``s`` its datasets are split into
 blocks ``B_1..B_k`` and the conditional ``q = θ(·|s)`` is any distribution with
 ``l_j <= q(B_j) <= u_j``.  The conditionals of different secrets are chosen independently.
@@ -17,7 +17,8 @@ linear in ``m``.)  A function ``f(P_1, P_2)`` of the two conditional query distr
 * the Laplace-mixture level ``sup_w f_1(w)/f_2(w)``: ``{sup_w f_1/f_2 <= c} = ∩_w {f_1(w) − c
   f_2(w) <= 0}``, an intersection of half-spaces since each density is linear in its ``P``;
 * ``W_∞(P_1, P_2) <= c`` iff ``F_1(t) <= F_2(t + c)`` and ``F_2(t) <= F_1(t + c)`` for every
-  ``t`` (002_e1f2e9a9937b8cda.txt §3, Definition 3.1 on the line), again half-spaces;
+  ``t`` (Wang et al., Privacy-Preserving Analysis of Correlated Data, §3, Definition 3.1 on the
+  line), again half-spaces;
 * every maximum of likelihood ratios of linear functionals, e.g. Definition 7's ``a†(L)``.
 
 So the supremum over the whole infinite family is a maximum over finitely many pairs, each an
@@ -47,6 +48,7 @@ from pufferfish.models.priors import IntervalBlock, IntervalFamily
 from pufferfish.models.universe import Dataset
 
 DEFAULT_MAX_VERTICES = 100_000
+"""The most vertices of an interval family's polytope that are enumerated (refused above)."""
 
 
 def block_mass_vertices(blocks: tuple[IntervalBlock, ...]) -> list[tuple[Fraction, ...]]:

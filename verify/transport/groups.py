@@ -1,5 +1,5 @@
-"""Group-DP sensitivity, the right-hand side of Theorem 3.3 (``002_e1f2e9a9937b8cda.txt`` §3,
-Theorem 3.3; Appendix A.2.1, Definitions A.2–A.3; Appendix A.2.2).
+"""Group-DP sensitivity, the right-hand side of Theorem 3.3 (Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §3, Theorem 3.3; Appendix A.2.1, Definitions A.2–A.3; Appendix A.2.2).
 
 Theorem 3.3 bounds the Wasserstein parameter ``W`` by the global sensitivity ``Δ_𝒢 F`` of the
 query in the group-DP framework whose groups are the dependent sets of records:

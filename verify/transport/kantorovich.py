@@ -1,6 +1,6 @@
-"""Optimal transport on the line for the Kantorovich mechanism (``001_3a97785a86d61e37.txt``
-§2 equations (5)–(6), Proposition 1; Appendix A, Lemma 3, equation (25), Proposition 2, Example 1,
-Tables 4–6).
+"""Optimal transport on the line for the Kantorovich mechanism (Ding et al., Multi-user Pufferfish
+Privacy, §2 equations (5)–(6), Proposition 1; Appendix A, Lemma 3, equation (25), Proposition 2,
+Example 1, Tables 4–6).
 
 Definitions.  For finite distributions ``μ, ν`` on the rationals with cdfs ``F_μ, F_ν``:
 

@@ -6,12 +6,12 @@ smallest δ with ``P_1(S) <= e^ε P_2(S) + δ`` for every output set ``S`` is
 
     sup_S P_1(S) − e^ε P_2(S) = ∫ (f_1 − e^ε f_2)_+
 
-(``002_e1f2e9a9937b8cda.txt`` Appendix A.4, Definition A.7).  On each interval between support
-points ``f_1 − e^ε f_2 = (A e^{-x/σ} + B e^{x/σ}) / 2σ`` changes sign at most once (at
-``e^{2x/σ} = −A/B``), so the positive part integrates in closed form; the integral is nondecreasing
-in ``A`` and ``B``, which turns interval enclosures of ``A, B`` into a certified enclosure of the
-divergence (:func:`laplace_mixture_hockey_stick`).  Without noise (σ = 0) it is the discrete
-divergence of :mod:`pufferfish.verify.numerics.divergence`, exact when ``e^ε`` is rational.
+(Wang et al., Privacy-Preserving Analysis of Correlated Data, Appendix A.4, Definition A.7).  On
+each interval between support points ``f_1 − e^ε f_2 = (A e^{-x/σ} + B e^{x/σ}) / 2σ`` changes sign
+at most once (at ``e^{2x/σ} = −A/B``), so the positive part integrates in closed form; the integral
+is nondecreasing in ``A`` and ``B``, which turns interval enclosures of ``A, B`` into a certified
+enclosure of the divergence (:func:`laplace_mixture_hockey_stick`).  Without noise (σ = 0) it is the
+discrete divergence of :mod:`pufferfish.verify.numerics.divergence`, exact when ``e^ε`` is rational.
 
 Complexity: ``O(n)`` interval operations for ``n`` = size of the union of the supports.
 
@@ -82,8 +82,8 @@ class HockeyStickBound(Explained):
 def laplace_mixture_hockey_stick(first: Mapping[Fraction, Fraction], second: Mapping[Fraction, Fraction],
                                  scale: Fraction, budget: Budget, bits: int = 80) -> HockeyStickBound:
     """Certified enclosure of ``∫ (f_1 - e^ε f_2)_+`` (the smallest δ for which
-    ``P_1(S) <= e^ε P_2(S) + δ`` holds for every output set ``S``; ``002_e1f2e9a9937b8cda.txt``
-    Appendix A.4, Definition A.7)."""
+    ``P_1(S) <= e^ε P_2(S) + δ`` holds for every output set ``S``; Wang et al., Privacy-Preserving
+    Analysis of Correlated Data, Appendix A.4, Definition A.7)."""
     p1, p2 = atoms(first, "first", normalized=False), atoms(second, "second", normalized=False)
     sigma = check_scale(scale)
     if budget.infinite:

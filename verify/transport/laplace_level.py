@@ -3,9 +3,10 @@
 A mechanism that releases ``F(X) + Z`` with ``Z ~ Lap(σ)`` and ``F`` taking finitely many rational
 values has, given a secret ``s`` and a prior θ, the output density
 ``f(w) = Σ_v P(v) e^{-|w − v|/σ} / 2σ`` with ``P(v) = Pr[F(X) = v | s, θ]``.  Its Pufferfish level
-(``002_e1f2e9a9937b8cda.txt`` §2, Definition 2.1; ``000_65109fe28ca61d17.txt`` §2.2,
-Definition 5) is the log of the largest, over finite priors and ordered secret pairs, supremum
-over all real outputs of ``f_1(w)/f_2(w)`` (:func:`laplace_pufferfish_level`).
+(Wang et al., Privacy-Preserving Analysis of Correlated Data, §2, Definition 2.1; Bai et al.,
+Composition for Pufferfish Privacy, §2.2, Definition 5) is the log of the largest, over finite
+priors and ordered secret pairs, supremum over all real outputs of ``f_1(w)/f_2(w)``
+(:func:`laplace_pufferfish_level`).
 
 The module is in three parts, by job:
 

@@ -5,12 +5,13 @@ taking finitely many rational values has, given a secret ``s`` and a prior θ, t
 
     f(w) = Σ_v P(v) · e^{-|w - v|/σ} / 2σ,          P(v) = Pr[F(X) = v | s, θ],
 
-a finite mixture of Laplace densities.  Its Pufferfish level (``002_e1f2e9a9937b8cda.txt`` §2,
-Definition 2.1; ``000_65109fe28ca61d17.txt`` §2.2, Definition 5) is the log of the supremum over
-*all real* outputs ``w`` of ``f_1(w) / f_2(w)`` for the two conditional distributions of each secret
-pair.  This module computes that supremum exactly in the following sense: it finds the finitely
-many candidate outputs where it is attained, and encloses the value in a certified interval
-(mpmath ``iv``); whether it is ``<=``, ``=`` or ``>`` a budget is then *decided*, not estimated.
+a finite mixture of Laplace densities.  Its Pufferfish level (Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §2, Definition 2.1; Bai et al., Composition for Pufferfish Privacy,
+§2.2, Definition 5) is the log of the supremum over *all real* outputs ``w`` of ``f_1(w) / f_2(w)``
+for the two conditional distributions of each secret pair.  This module computes that supremum
+exactly in the following sense: it finds the finitely many candidate outputs where it is attained,
+and encloses the value in a certified interval (mpmath ``iv``); whether it is ``<=``, ``=`` or ``>``
+a budget is then *decided*, not estimated.
 
 Theorem (where the supremum is attained).  Let ``v_1 < ... < v_n`` be the union of the supports of
 ``P_1`` and ``P_2``.  Then ``sup_w f_1(w)/f_2(w) = max_k f_1(v_k)/f_2(v_k)``.
@@ -80,6 +81,7 @@ MAX_BITS = 1 << 13
 """Precision limit (bits) for refining a comparison before answering ``undecided``."""
 
 Measure = Mapping[Fraction, Fraction]
+"""A finite measure on the line: point → mass (a conditional distribution of the query)."""
 
 
 # ------------------------------------------------------------------------------------------------

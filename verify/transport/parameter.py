@@ -1,5 +1,5 @@
-"""The Wasserstein parameter ``W`` of a model (``002_e1f2e9a9937b8cda.txt`` §3, Algorithm 1;
-Appendix A.4, step 3).
+"""The Wasserstein parameter ``W`` of a model (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §3, Algorithm 1; Appendix A.4, step 3).
 
 Algorithm 1: for every secret pair ``(s_i, s_j) ∈ 𝒬`` and prior θ with ``P(s_i|θ), P(s_j|θ) > 0``
 let ``μ_{i,θ} = P(F(X) = · | s_i, θ)``; then ``W = sup W_∞(μ_{i,θ}, μ_{j,θ})``

@@ -1,5 +1,5 @@
-"""The query syntax of the Laplace-noise commands (``002_e1f2e9a9937b8cda.txt`` §3: the released
-query ``F`` of the Wasserstein mechanism).
+"""The query syntax of the Laplace-noise commands (Wang et al., Privacy-Preserving Analysis of
+Correlated Data, §3: the released query ``F`` of the Wasserstein mechanism).
 
 ``sum`` (the sum of all attributes), ``count`` (the number of nonzero attributes), ``parity``
 (the sum modulo 2) or ``attribute:NAME`` (one attribute's value), each as a

@@ -1,5 +1,6 @@
-"""The Wasserstein mechanism's report for one model file and query (``002_e1f2e9a9937b8cda.txt``
-§3, Algorithm 1 and Theorem 3.2; the (ε, δ) variant of Appendix A.4, Theorem A.8): the result of
+"""The Wasserstein mechanism's report for one model file and query (Wang et al., Privacy-Preserving
+Analysis of Correlated Data, §3, Algorithm 1 and Theorem 3.2; the (ε, δ) variant of Appendix A.4,
+Theorem A.8): the result of
 :func:`pufferfish.verify.transport.wasserstein.verify_wasserstein_mechanism` or
 :func:`pufferfish.verify.transport.epsilon_delta.verify_epsilon_delta_mechanism` together with the
 model's source name and the query's text, which both outputs show.

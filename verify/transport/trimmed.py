@@ -1,5 +1,5 @@
-"""The trimmed ``W_∞`` of the (ε, δ) Wasserstein mechanism (``002_e1f2e9a9937b8cda.txt``
-Appendix A.4, step 3; Theorem A.8), for discrete distributions.
+"""The trimmed ``W_∞`` of the (ε, δ) Wasserstein mechanism (Wang et al., Privacy-Preserving Analysis
+of Correlated Data, Appendix A.4, step 3; Theorem A.8), for discrete distributions.
 
 The paper's distance is ``inf_{T_i, T_j} W_∞(ν_i, ν_j)`` where ``ν = μ`` conditioned off a set
 ``T`` of mass δ.  The paper assumes a continuous cdf so that such sets exist; for atoms this

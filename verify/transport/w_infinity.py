@@ -1,5 +1,5 @@
 """``W_∞`` between finite distributions on the line, with certificates
-(``002_e1f2e9a9937b8cda.txt`` §3, Definition 3.1).
+(Wang et al., Privacy-Preserving Analysis of Correlated Data, §3, Definition 3.1).
 
 Definition 3.1: for probability measures μ, ν on the line, ``W_∞(μ, ν)`` is the least ``d`` such
 that some coupling γ of μ and ν puts no mass on pairs ``(t, s)`` with ``|t − s| > d`` — "the

@@ -1,4 +1,5 @@
-"""The Wasserstein mechanism and Theorem 3.2 (``002_e1f2e9a9937b8cda.txt`` §3, Algorithm 1).
+"""The Wasserstein mechanism and Theorem 3.2 (Wang et al., Privacy-Preserving Analysis of Correlated
+Data, §3, Algorithm 1).
 
 Algorithm 1 (Wasserstein mechanism): compute ``W`` (:mod:`pufferfish.verify.transport.parameter`:
 the supremum of ``W_∞`` between the conditional query distributions of every secret pair and

@@ -1,2 +1,3 @@
-"""The Top-K experiments of ``000_65109fe28ca61d17.txt`` §7 and Appendix D: data (synthetic
-sequences and the real-data loaders), the fitted prior, the four mechanisms, metrics and the runner."""
+"""The Top-K experiments of Bai et al., Composition for Pufferfish Privacy, §7 and Appendix D: data
+(synthetic sequences and the real-data loaders), the fitted prior, the four mechanisms, metrics and
+the runner."""

@@ -1,4 +1,5 @@
-"""The Top-K experiment of ``000_65109fe28ca61d17.txt`` §7 (Tables 2–5, 7–8) on sequence data.
+"""The Top-K experiment of Bai et al., Composition for Pufferfish Privacy, §7 (Tables 2–5, 7–8) on
+sequence data.
 
 Pipeline (§7.1): data (synthetic :mod:`pufferfish.proofs_check.paper_000.topk.sequences` or real :mod:`pufferfish.proofs_check.paper_000.topk.real_data`) → prior
 fitted on the training split with Appendix D.2's smoothing (:func:`pufferfish.proofs_check.paper_000.topk.prior_fit.fit_chain`,

@@ -1,12 +1,12 @@
 """The four noisy Top-K mechanisms of the experiments, calibrated to a Pufferfish budget.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.1.3 (mechanisms and budget splits), §6.4 and Appendix B
-Algorithms 1–2 (Pufferfish Laplace / exponential via Theorem 6), and ``002_e1f2e9a9937b8cda.txt``
-§4 (Markov Quilt Mechanism).  The query: the ``m`` category counts of one group's test data, each
-user a chain of at most ``T`` entries (independent users: an entry's leakage never reaches another
-user, so a single chain's curve and quilts govern the whole data set).  Changing one entry changes
-two counts by one, so the count score has sensitivity ``Δ_u = 1`` and each count has Lipschitz
-constant 1.
+Source: Bai et al., Composition for Pufferfish Privacy, §7.1.3 (mechanisms and budget splits), §6.4
+and Appendix B Algorithms 1–2 (Pufferfish Laplace / exponential via Theorem 6), and Wang et al.,
+Privacy-Preserving Analysis of Correlated Data, §4 (Markov Quilt Mechanism).  The query: the ``m``
+category counts of one group's test data, each user a chain of at most ``T`` entries (independent
+users: an entry's leakage never reaches another user, so a single chain's curve and quilts govern
+the whole data set). Changing one entry changes two counts by one, so the count score has
+sensitivity ``Δ_u = 1`` and each count has Lipschitz constant 1.
 
 * **Ours-Exp** — ``ε_DP = max_b (ε_puffer − a(b)) / b`` over the prior's a(b)-influence curve
   (Theorem 6, :func:`pufferfish.verify.influence.translation.epsilon_dp_for`, ``rule="theorem"``), then ``K`` rounds of

@@ -1,7 +1,7 @@
 """Utility metrics of the Top-K experiments.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.1.5.  For one query (one group) with true counts ``c`` over
-``m`` categories and a predicted ranking ``π̂ = (π̂_1, ..., π̂_K)``:
+Source: Bai et al., Composition for Pufferfish Privacy, §7.1.5.  For one query (one group) with true
+counts ``c`` over ``m`` categories and a predicted ranking ``π̂ = (π̂_1, ..., π̂_K)``:
 
 * **Acc@k** — 1 when the category predicted at rank ``k`` is the one truly at rank ``k`` (the
   exact rank must match), else 0.

@@ -1,10 +1,10 @@
 """Statistical checks of a utility ordering between two Top-K mechanisms, cell by cell.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.2, §7.3 and Appendix D.3, which draw orderings ("Ours-Exp
-outperformed all other baselines", "outperformed or showed on-par utility") from Tables 2–5 and
-7–8.  The paper's data are not available here, so the orderings are checked on the synthetic
-reproduction (:mod:`pufferfish.proofs_check.paper_000.topk.experiment`): these are **statistical
-checks on synthetic data**, not the paper's numbers.
+Source: Bai et al., Composition for Pufferfish Privacy, §7.2, §7.3 and Appendix D.3, which draw
+orderings ("Ours-Exp outperformed all other baselines", "outperformed or showed on-par utility")
+from Tables 2–5 and 7–8.  The paper's data are not available here, so the orderings are checked on
+the synthetic reproduction (:mod:`pufferfish.proofs_check.paper_000.topk.experiment`): these are
+**statistical checks on synthetic data**, not the paper's numbers.
 
 **Definition.**  Fix the data set (the expectation is over the mechanisms' randomness only).  For
 mechanisms ``A`` (better) and ``B`` (worse), an ε_puffer and a metric, trial ``t`` and group ``g``

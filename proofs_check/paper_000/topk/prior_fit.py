@@ -1,9 +1,9 @@
 """The prior of the Top-K experiments: a stationary first-order chain fitted on training data.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.1.4 (fit "a Markov model with a stationary transition
-matrix" on the training split: each user's category is a state, each change a transition) and
-Appendix D.2 (smoothing with tolerance τ = 10⁻⁵, and the 5×5 example with the extra "others"
-state).  Everything is exact (``Fraction``):
+Source: Bai et al., Composition for Pufferfish Privacy, §7.1.4 (fit "a Markov model with a
+stationary transition matrix" on the training split: each user's category is a state, each change a
+transition) and Appendix D.2 (smoothing with tolerance τ = 10⁻⁵, and the 5×5 example with the extra
+"others" state).  Everything is exact (``Fraction``):
 
 * :func:`transition_counts` — ``n[x][y]`` = number of steps ``x → y`` inside the training
   sequences (consecutive entries of one user; sequences are never joined).  ``O(entries)``.

@@ -1,7 +1,8 @@
 """Loaders for the two real datasets of the Top-K experiments, into :class:`SequenceData`.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.1.1, §7.1.4 and Appendix D.1/D.4.  The files are not
-distributed with this project (licences; no download here): a user who has them passes their paths.
+Source: Bai et al., Composition for Pufferfish Privacy, §7.1.1, §7.1.4 and Appendix D.1/D.4.  The
+files are not distributed with this project (licences; no download here): a user who has them passes
+their paths.
 
 **Foursquare global-scale check-ins** (Yang et al., "TIST2015" release), two tab-separated files
 without header:

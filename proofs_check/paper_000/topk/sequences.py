@@ -1,11 +1,12 @@
 """Synthetic categorical Markov-chain sequences shaped like the Top-K experiments' data.
 
-Source: ``000_65109fe28ca61d17.txt`` §7.1.1 (datasets), §7.1.4 (train/test splits) and Appendix
-D.1.  The paper's data — Foursquare check-ins (78 location labels, users grouped by country, the
-first 400 of 500 days for training and the last 100 for testing) and Capture24 (11 WillettsMET2018
-activities, 151 participants in four age bands, 8 participants per band held out for testing) — are
-not redistributable, so the experiments run on sequences drawn from known Markov chains of the same
-shape.  :mod:`pufferfish.proofs_check.paper_000.topk.real_data` reads the real files into the same :class:`SequenceData`.
+Source: Bai et al., Composition for Pufferfish Privacy, §7.1.1 (datasets), §7.1.4 (train/test
+splits) and Appendix D.1.  The paper's data — Foursquare check-ins (78 location labels, users
+grouped by country, the first 400 of 500 days for training and the last 100 for testing) and
+Capture24 (11 WillettsMET2018 activities, 151 participants in four age bands, 8 participants per
+band held out for testing) — are not redistributable, so the experiments run on sequences drawn from
+known Markov chains of the same shape.  :mod:`pufferfish.proofs_check.paper_000.topk.real_data`
+reads the real files into the same :class:`SequenceData`.
 
 **Generator.**  A base transition matrix over ``k`` states: each row keeps the current state with
 probability ``stickiness`` and otherwise jumps according to a Dirichlet draw centred on a Zipf
