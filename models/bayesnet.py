@@ -115,7 +115,10 @@ class BayesNet:
 
     ``cpts[v]`` maps a tuple of parent values (in ``parents(v)`` order, the order of
     ``graph.predecessors`` sorted by the node order given at construction) to the distribution of
-    ``X_v``.  Build with :meth:`from_cpts`, which validates everything.
+    ``X_v``.  Build with :meth:`from_cpts`, which validates everything.  ``renormalised`` lists
+    the CPT rows that an import divided by their sums (:func:`pufferfish.models.bif.parse_bif`
+    with ``renormalise=True``: ``(variable, parent values, original sum)`` per row); it is empty
+    for a network whose rows were exact distributions as given.
     """
 
     graph: nx.DiGraph = field(repr=False)
@@ -123,6 +126,7 @@ class BayesNet:
     parents: Mapping[Node, tuple]
     cpts: Mapping[Node, Mapping[tuple, Distribution]] = field(repr=False)
     name: str = "θ"
+    renormalised: tuple = field(default=(), repr=False)
 
     @classmethod
     def from_cpts(cls, parents: Mapping[Node, Sequence[Node]], domains: Mapping[Node, Sequence[Value]],
