@@ -62,7 +62,6 @@ import gzip
 import io
 import os
 import re
-from collections.abc import Sequence
 from fractions import Fraction
 from itertools import product as cartesian
 from math import lcm
@@ -71,7 +70,7 @@ from typing import NamedTuple
 
 import networkx as nx
 
-from pufferfish.models.bayesnet import BayesNet
+from pufferfish.models.bayesnet import BayesNet, RenormalisedRow, renormalised_note
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.files.json_io import open_regular_file
@@ -81,32 +80,6 @@ __all__ = ["parse_bif", "load_bif", "RenormalisedRow", "renormalised_note", "MAX
 
 MAX_BIF_BYTES = 64 * 1024 * 1024
 """The largest BIF file :func:`load_bif` reads (64 MiB, the model files' limit)."""
-
-
-class RenormalisedRow(NamedTuple):
-    """A CPT row that did not sum to one as written and was divided by its sum: the variable,
-    its parents' values (in the order of its parents; ``()`` for a root) and the sum it had."""
-
-    variable: str
-    parent_values: tuple[str, ...]
-    total: Fraction
-
-
-def renormalised_note(network: str, rows: Sequence[RenormalisedRow], shown: int = 3) -> str:
-    """One sentence saying which CPT rows of ``network`` were renormalised (empty when none).
-
-    >>> renormalised_note("alarm", [RenormalisedRow("HR", ("LOW",), Fraction(9999, 10000))])
-    "network 'alarm': 1 CPT row did not sum to 1 as written and was divided by its sum exactly: HR | LOW (sum 9999/10000)"
-    """
-    if not rows:
-        return ""
-    parts = [f"{row.variable} | {', '.join(row.parent_values) or '(root)'} "
-             f"(sum {fraction_str(row.total)})" for row in rows[:shown]]
-    more = f", and {len(rows) - shown} more" if len(rows) > shown else ""
-    verb = "row did" if len(rows) == 1 else "rows did"
-    was = "was" if len(rows) == 1 else "were each"
-    return (f"network {network!r}: {len(rows)} CPT {verb} not sum to 1 as written and {was} "
-            f"divided by its sum exactly: {'; '.join(parts)}{more}")
 
 
 def load_bif(path: str | os.PathLike, name: str | None = None,
