@@ -361,13 +361,13 @@ class RenormalisedRow(NamedTuple):
     total: Fraction
 
 
-def renormalised_note(network: str, rows: Sequence[RenormalisedRow], shown: int = 3,
+def renormalised_note(subject: str, rows: Sequence[RenormalisedRow], shown: int = 3,
                       parents: Mapping[Node, Sequence[Node]] | None = None) -> str:
-    """One sentence saying which CPT rows of ``network`` were renormalised (``""`` for none),
-    as results built on such a network report it; with the network's ``parents``, each row's
-    parent values are named.
+    """One sentence, about ``subject`` (a network or a prior, as the sentence names it), saying
+    which CPT rows were renormalised (``""`` for none), as results built on such a network report
+    it; with the network's ``parents``, each row's parent values are named.
 
-    >>> renormalised_note("alarm", [RenormalisedRow("HR", ("LOW",), Fraction(9999, 10000))],
+    >>> renormalised_note("network 'alarm'", [RenormalisedRow("HR", ("LOW",), Fraction(9999, 10000))],
     ...                   parents={"HR": ("CATECHOL",)})
     "network 'alarm': 1 CPT row did not sum to 1 as written and was divided by its sum exactly: HR | CATECHOL=LOW (sum 9999/10000)"
     """
@@ -388,7 +388,7 @@ def renormalised_note(network: str, rows: Sequence[RenormalisedRow], shown: int 
     else:
         head = (f"{len(rows)} CPT rows did not sum to 1 as written and were each divided by "
                 f"its sum exactly")
-    return f"network {network!r}: {head}: {'; '.join(parts)}{more}"
+    return f"{subject}: {head}: {'; '.join(parts)}{more}"
 
 
 @dataclass(frozen=True)
@@ -444,9 +444,9 @@ class BayesNetPrior(Prior):
     @property
     def notes(self) -> tuple[str, ...]:
         """What a result built on this prior should report about it: the renormalised rows."""
-        text = renormalised_note(self.network.name, self.renormalised,
+        text = renormalised_note(f"prior {self.name!r}", self.renormalised,
                                  parents=self.network.parents)
-        return (f"prior {self.name!r}: {text}",) if text else ()
+        return (text,) if text else ()
 
     # -- the chain rule --------------------------------------------------------------------------
     def probability(self, dataset: Dataset) -> Fraction:

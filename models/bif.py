@@ -37,7 +37,7 @@ one exactly as printed; such a row is refused by default, with the file, the lin
 the parents' values and the sum it has.  With ``renormalise=True`` each such row is divided by
 its sum exactly, and the network records what was changed (:attr:`BayesNet.renormalised`:
 ``(variable, parent values, original sum)`` per row), so that every result built on it can say
-so (:func:`renormalised_note`).
+so (:func:`~pufferfish.models.bayesnet.renormalised_note`).
 
 Cost: linear in the length of the text (one pass of a regular-expression tokenizer), plus one
 exact conversion per probability and one exact sum per row.

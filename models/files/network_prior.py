@@ -81,7 +81,7 @@ def _from_bif(name: str, raw: Mapping, path: str, universe: Universe,
               base: str | os.PathLike | None) -> BayesNet:
     file = os.path.join(base or ".", raw["bif"])
     try:
-        network = load_bif(file, name=name, renormalise=raw.get("renormalise", False))
+        network = load_bif(file, renormalise=raw.get("renormalise", False))
     except ModelError as error:
         where = f"{error.path}: " if error.path else ""
         raise ModelError(f"{where}{error.reason}", f"{path}.bif") from None
