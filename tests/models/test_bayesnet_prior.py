@@ -268,3 +268,16 @@ def test_the_shipped_example_audits(capsys):
 
     result = audit_json(example_path("bayesnet_rain.json"), capsys)
     assert result["mechanisms"][0]["pufferfish"]["vacuous"] is False
+
+
+@pytest.mark.parametrize("argv", [["mqm", "--epsilon", "1"], ["quilts", "--node", "wet"],
+                                  ["wasserstein", "--query", "count", "--epsilon", "1"],
+                                  ["composes", "--epsilon", "1", "--runs", "2"],
+                                  ["influence", "--method", "brute", "--max-b", "1"]],
+                         ids=lambda argv: argv[0])
+def test_every_command_finds_the_bif_file_beside_the_model(argv, tmp_path, monkeypatch, capsys):
+    from pufferfish.examples import example_path
+
+    monkeypatch.chdir(tmp_path)                 # the BIF path is relative to the model file
+    code = main([argv[0], str(example_path("bayesnet_rain.json")), *argv[1:], "--quiet"])
+    assert code in (0, 1, 3), capsys.readouterr().err
