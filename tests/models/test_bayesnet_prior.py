@@ -281,3 +281,19 @@ def test_every_command_finds_the_bif_file_beside_the_model(argv, tmp_path, monke
     monkeypatch.chdir(tmp_path)                 # the BIF path is relative to the model file
     code = main([argv[0], str(example_path("bayesnet_rain.json")), *argv[1:], "--quiet"])
     assert code in (0, 1, 3), capsys.readouterr().err
+
+
+def test_the_audit_notes_renormalised_rows(tmp_path, bnlearn, capsys):
+    (tmp_path / "sachs.bif.gz").write_bytes(bnlearn("sachs").read_bytes())
+    nodes = list(load_bif(bnlearn("sachs"), renormalise=True).nodes)
+    data = model({"bayesnet": {"bif": "sachs.bif.gz", "renormalise": True}}, nodes,
+                 ["LOW", "AVG", "HIGH"])
+    data["entry_pairs"] = False
+    data["secrets"] = {"low": {"where": {"Akt": "LOW"}}, "high": {"where": {"Akt": "HIGH"}}}
+    data["pairs"] = [["low", "high"]]
+    data["mechanisms"] = {"akt": {"query": {"attribute": "Akt"}}}
+    (tmp_path / "sachs.json").write_text(json.dumps(data))
+    code = main(["audit", str(tmp_path / "sachs.json"), "--mechanism", "akt"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "note: prior 'net': 35 CPT rows did not sum to 1 as written" in err
