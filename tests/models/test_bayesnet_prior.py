@@ -297,3 +297,27 @@ def test_the_audit_notes_renormalised_rows(tmp_path, bnlearn, capsys):
     err = capsys.readouterr().err
     assert code == 0, err
     assert "note: prior 'net': 35 CPT rows did not sum to 1 as written" in err
+
+
+def test_the_examples_of_the_model_file_reference_run(capsys, monkeypatch):
+    """docs/design.md, "Bayesian-network priors": the inline network parses, and the audit of
+    the shipped example prints what the page shows."""
+    import re
+    from pathlib import Path
+
+    from pufferfish.examples import example_path
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "design.md").read_text(encoding="utf-8")
+    section = page[page.index("#### Bayesian-network priors"):
+                   page.index("### Bayesian-network family")]
+    snippet = re.search(r"```json\n(.*?)```", section, re.DOTALL).group(1)
+    priors = json.loads("{" + re.sub(r"^\s+", "", snippet, flags=re.MULTILINE) + "}")["priors"]
+    prior = parse_model(model(priors["net"], ["x1", "x2", "x3"])).priors["net"]
+    assert prior.probability((1, 1, 0)) == Fraction(3, 8)
+    shown = re.search(r"```console\n\$ pufferfish audit (\S+)\n(.*?)\.\.\.\n```", section,
+                      re.DOTALL)
+    assert shown.group(1) == "examples/bayesnet_rain.json"
+    monkeypatch.chdir(example_path("bayesnet_rain.json").parent.parent)
+    assert main(["audit", "examples/bayesnet_rain.json"]) == 0
+    assert capsys.readouterr().out.startswith(shown.group(2))
