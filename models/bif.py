@@ -86,7 +86,9 @@ def load_bif(path: str | os.PathLike, name: str | None = None,
              renormalise: bool = False) -> BayesNet:
     """The network of the BIF file at ``path`` (a ``.bif`` file, or ``.bif.gz`` compressed), read
     exactly by :func:`parse_bif`; errors name the file and the line.  ``name`` defaults to the
-    network's own name, else the file's stem.
+    network's own name, else the file's stem (bnlearn writes ``network unknown`` for every
+    network; that name is taken as none).  At most :data:`MAX_BIF_BYTES` are read (also after
+    decompression).
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "coin.bif")
