@@ -4,6 +4,7 @@ See ``DESIGN.md`` (layout, exactness policy) and Bai et al., Composition for Puf
 for the definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
 """
 
+from pufferfish.models.bayesnet import BayesNetPrior
 from pufferfish.models.distribution import Distribution, product_distribution
 from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.kernel import KernelTable
@@ -25,4 +26,5 @@ __all__ = [
     "epsilon_str", "exact", "fraction_str", "probability", "IndependentPrior", "IntervalBlock",
     "IntervalFamily", "MarkovPrior", "Prior", "TablePrior", "UniformPrior", "Secret",
     "SecretPair", "entry_pairs", "entry_secrets", "DEFAULT_MAX_DATASETS", "Universe",
+    "BayesNetPrior",
 ]

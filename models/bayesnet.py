@@ -10,6 +10,9 @@ is a set of CPTs over the same graph.  This module holds the nouns:
   :meth:`BayesNet.conditional`); :meth:`BayesNet.marginal_by_enumeration` sums the joint and exists
   on purpose as an independent cross-check for small networks.
 * :class:`BayesNetFamily` — a finite family Θ of CPT sets over one graph.
+* :class:`BayesNetPrior` — a network over a model's attributes as one prior θ of a Pufferfish
+  model (the model file's ``bayesnet`` prior; networks in BIF are read by
+  :mod:`pufferfish.models.bif`).
 * :class:`MarkovChain` — the special case ``X_1 → ... → X_T`` with one transition matrix
   (§4.1, "The Setting"): exact k-step powers ``P^t`` (repeated squaring, cached) and the exact
   stationary distribution (a rational linear system solved by Gaussian elimination).  The authors'
@@ -23,6 +26,9 @@ Complexity: variable elimination costs ``O(n · d^{w+1})`` for ``n`` nodes, doma
 induced width ``w`` of the greedy (min-neighbours) order; enumeration costs ``O(n · d^n)``.  Matrix
 powers cost ``O(k^3 log t)`` exact operations.
 
+Length: the network, its families, its use as a prior and the chain special case are one concept
+sharing the factor code; splitting them would only add imports between the parts.
+
 >>> net = BayesNet.from_cpts({"A": [], "B": ["A"]}, {"A": (0, 1), "B": (0, 1)},
 ...     {"A": {(): {0: "1/2", 1: "1/2"}}, "B": {(0,): {0: "3/4", 1: "1/4"}, (1,): {0: "1/4", 1: "3/4"}}})
 >>> net.conditional(["A"], {"B": 0})[(0,)]
@@ -31,18 +37,21 @@ Fraction(3, 4)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from itertools import product as cartesian
-from typing import Hashable
+from math import lcm, prod
+from typing import Hashable, NamedTuple
 
 import networkx as nx
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.numbers import exact, fraction_str
-from pufferfish.models.priors import MarkovPrior
+from pufferfish.models.priors import MarkovPrior, Prior
+from pufferfish.models.universe import Dataset, Value
 
 Node = Hashable
 Value = Hashable
@@ -116,7 +125,10 @@ class BayesNet:
 
     ``cpts[v]`` maps a tuple of parent values (in ``parents(v)`` order, the order of
     ``graph.predecessors`` sorted by the node order given at construction) to the distribution of
-    ``X_v``.  Build with :meth:`from_cpts`, which validates everything.
+    ``X_v``.  Build with :meth:`from_cpts`, which validates everything.  ``renormalised`` lists
+    the CPT rows that an import divided by their sums (:func:`pufferfish.models.bif.parse_bif`
+    with ``renormalise=True``: ``(variable, parent values, original sum)`` per row); it is empty
+    for a network whose rows were exact distributions as given.
     """
 
     graph: nx.DiGraph = field(repr=False)
@@ -124,6 +136,7 @@ class BayesNet:
     parents: Mapping[Node, tuple]
     cpts: Mapping[Node, Mapping[tuple, Distribution]] = field(repr=False)
     name: str = "θ"
+    renormalised: tuple = field(default=(), repr=False)
 
     @classmethod
     def from_cpts(cls, parents: Mapping[Node, Sequence[Node]], domains: Mapping[Node, Sequence[Value]],
@@ -334,6 +347,225 @@ class BayesNetFamily:
     @property
     def domains(self) -> Mapping[Node, tuple]:
         return self.members[0].domains
+
+
+# ------------------------------------------------------------------------------------------------
+# a Bayesian network as the prior of a Pufferfish model
+# ------------------------------------------------------------------------------------------------
+
+class RenormalisedRow(NamedTuple):
+    """A CPT row that did not sum to one as written and was divided by its sum (by
+    :func:`pufferfish.models.bif.parse_bif` with ``renormalise=True``): the variable, its
+    parents' values in the order of its parents (``()`` for a root) and the sum it had."""
+
+    variable: str
+    parent_values: tuple
+    total: Fraction
+
+
+def renormalised_note(subject: str, rows: Sequence[RenormalisedRow], shown: int = 3,
+                      parents: Mapping[Node, Sequence[Node]] | None = None) -> str:
+    """One sentence, about ``subject`` (a network or a prior, as the sentence names it), saying
+    which CPT rows were renormalised (``""`` for none), as results built on such a network report
+    it; with the network's ``parents``, each row's parent values are named.
+
+    >>> renormalised_note("network 'alarm'", [RenormalisedRow("HR", ("LOW",), Fraction(9999, 10000))],
+    ...                   parents={"HR": ("CATECHOL",)})
+    "network 'alarm': 1 CPT row did not sum to 1 as written and was divided by its sum exactly: HR | CATECHOL=LOW (sum 9999/10000)"
+    """
+    if not rows:
+        return ""
+
+    def given(row: RenormalisedRow) -> str:
+        names = (parents or {}).get(row.variable)
+        if names is None or len(names) != len(row.parent_values):
+            return ", ".join(map(str, row.parent_values)) or "(root)"
+        return ", ".join(f"{n}={v}" for n, v in zip(names, row.parent_values)) or "(root)"
+
+    parts = [f"{row.variable} | {given(row)} (sum {fraction_str(row.total)})"
+             for row in rows[:shown]]
+    more = f"; and {len(rows) - shown} more" if len(rows) > shown else ""
+    if len(rows) == 1:
+        head = "1 CPT row did not sum to 1 as written and was divided by its sum exactly"
+    else:
+        head = (f"{len(rows)} CPT rows did not sum to 1 as written and were each divided by "
+                f"its sum exactly")
+    return f"{subject}: {head}: {'; '.join(parts)}{more}"
+
+
+@dataclass(frozen=True)
+class BayesNetPrior(Prior):
+    """A prior θ over datasets given by a Bayesian network whose nodes are the attributes: the
+    setting of Wang et al., Privacy-Preserving Analysis of Correlated Data, §4 ("The Setting"),
+    as one prior of a Pufferfish model (Bai et al., Composition for Pufferfish Privacy, §2).
+
+    ``Pr[D | θ] = Π_v P(X_v = D_v | X_parents(v) = D_parents(v))`` (the chain rule of the
+    network).  ``network`` is a :class:`BayesNet` whose node names are exactly ``attributes``
+    (any node order); ``renormalised`` lists the CPT rows an import divided by their sums
+    (default: the network's own :attr:`BayesNet.renormalised`), and :attr:`notes` says so in
+    words for the results built on it.
+
+    The support is enumerated ancestrally (nodes in a topological order, only rows of positive
+    probability followed) and listed in attribute order, sorted by the positions of the values in
+    the nodes' domains; the blocks of an audit (:meth:`prefix_blocks`) are the values of the
+    first attributes with their exact marginal (variable elimination), and a block enumerates
+    only its datasets, with the first attributes held as evidence.  Cost: ``O(n)`` per
+    probability; enumeration ``O(n · S)`` for ``S`` the datasets visited (at most
+    :meth:`support_bound`), plus the sort.
+
+    >>> net = BayesNet.from_cpts({"rain": [], "wet": ["rain"]},
+    ...     {"rain": ("yes", "no"), "wet": ("yes", "no")},
+    ...     {"rain": {(): {"yes": "1/5", "no": "4/5"}},
+    ...      "wet": {("yes",): {"yes": "9/10", "no": "1/10"}, ("no",): {"yes": "1/10", "no": "9/10"}}})
+    >>> prior = BayesNetPrior("weather", ("wet", "rain"), net)
+    >>> prior.probability(("yes", "no")), list(prior.support())[0]
+    (Fraction(2, 25), (('yes', 'yes'), Fraction(9, 50)))
+    >>> prior.to_dict()["bayesnet"]["nodes"]["wet"]["cpt"]["no"]
+    {'yes': '1/10', 'no': '9/10'}
+    """
+
+    name: str
+    attributes: tuple[str, ...]
+    network: BayesNet
+    renormalised: tuple = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attributes", tuple(self.attributes))
+        nodes = set(self.network.nodes)
+        missing = [a for a in self.attributes if a not in nodes]
+        extra = [n for n in self.network.nodes if n not in set(self.attributes)]
+        if missing or extra or len(set(self.attributes)) != len(self.attributes):
+            raise ModelError(f"the network's nodes must be exactly the attributes: "
+                             f"{'no node for ' + str(missing) if missing else ''}"
+                             f"{'; ' if missing and extra else ''}"
+                             f"{'nodes that are no attribute: ' + str(extra) if extra else ''}",
+                             f"priors.{self.name}.bayesnet")
+        if not self.renormalised and self.network.renormalised:
+            object.__setattr__(self, "renormalised", tuple(self.network.renormalised))
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What a result built on this prior should report about it: the renormalised rows."""
+        text = renormalised_note(f"prior {self.name!r}", self.renormalised,
+                                 parents=self.network.parents)
+        return (text,) if text else ()
+
+    # -- the chain rule --------------------------------------------------------------------------
+    def probability(self, dataset: Dataset) -> Fraction:
+        assignment = dict(zip(self.attributes, dataset))
+        p = Fraction(1)
+        for node in self.network.nodes:
+            row = self.network.cpts[node].get(tuple(assignment[q] for q in self.network.parents[node]))
+            if row is None:
+                return Fraction(0)
+            p *= row.prob(assignment[node])
+            if not p:
+                break
+        return p
+
+    # -- sizes -----------------------------------------------------------------------------------
+    @cached_property
+    def _branching(self) -> dict:
+        """Per node, the most values of positive probability in one of its CPT rows."""
+        return {n: max((len(row) for row in self.network.cpts[n].values()), default=0)
+                for n in self.network.nodes}
+
+    def support_bound(self) -> int:
+        return self.block_bound(0)
+
+    def block_bound(self, depth: int) -> int:
+        held = set(self.attributes[:max(0, depth)])
+        return prod(self._branching[n] for n in self.network.nodes if n not in held)
+
+    def values_within(self, domains: Sequence[Sequence[Value]]) -> bool:
+        return len(domains) == len(self.attributes) and all(
+            set(self.network.domains[a]) <= set(domain)
+            for a, domain in zip(self.attributes, domains))
+
+    # -- enumeration -----------------------------------------------------------------------------
+    @cached_property
+    def _plan(self) -> tuple:
+        """``(order, parent slots, scaled rows, denominator, sort ranks)``: the nodes in a
+        topological order (ties by attribute position), for each the slots of its parents in
+        that order, its CPT rows as integers over one denominator per node, the product of those
+        denominators, and per attribute the rank of each value in its node's domain."""
+        position = {a: i for i, a in enumerate(self.attributes)}
+        order = tuple(nx.lexicographical_topological_sort(self.network.graph,
+                                                          key=lambda n: position[n]))
+        slot = {n: i for i, n in enumerate(order)}
+        parents = tuple(tuple(slot[q] for q in self.network.parents[n]) for n in order)
+        rows, denominator = [], 1
+        for n in order:
+            scale = lcm(*(p.denominator for row in self.network.cpts[n].values()
+                          for p in row.values()))
+            rows.append({key: [(v, p.numerator * (scale // p.denominator)) for v, p in row.items()]
+                         for key, row in self.network.cpts[n].items()})
+            denominator *= scale
+        ranks = tuple({v: k for k, v in enumerate(self.network.domains[a])}
+                      for a in self.attributes)
+        back = tuple(slot[a] for a in self.attributes)
+        return order, parents, tuple(rows), denominator, ranks, back
+
+    def _enumerate(self, prefix: tuple) -> tuple[int, list[tuple[Dataset, int]]]:
+        """The datasets starting with ``prefix`` of positive probability, in support order, with
+        integer weights over the returned denominator (``weight / denominator = Pr[D | θ]``)."""
+        order, parents, rows, denominator, ranks, back = self._plan
+        fixed = {self.attributes[i]: value for i, value in enumerate(prefix)}
+        layer: list[tuple[tuple, int]] = [((), 1)]
+        for node, slots, table in zip(order, parents, rows):
+            grown = []
+            held = node in fixed
+            for values, weight in layer:
+                row = table.get(tuple(values[s] for s in slots), ())
+                if held:
+                    value = fixed[node]
+                    grown.extend((values + (value,), weight * q) for v, q in row if v == value)
+                else:
+                    grown.extend((values + (v,), weight * q) for v, q in row)
+            layer = grown
+        datasets = [(tuple(values[s] for s in back), weight) for values, weight in layer]
+        datasets.sort(key=lambda item: tuple(rank[v] for rank, v in zip(ranks, item[0])))
+        return denominator, datasets
+
+    def _support(self) -> Iterator[tuple[Dataset, Fraction]]:
+        return self.support_under((), Fraction(1))
+
+    def prefix_blocks(self, depth: int) -> list[tuple[tuple, Fraction]]:
+        depth = max(0, min(depth, len(self.attributes)))
+        if depth == 0:
+            return [((), Fraction(1))]
+        ranks = self._plan[4]
+        marginal = self.network.marginal(self.attributes[:depth])
+        return sorted(marginal.items(),
+                      key=lambda item: tuple(rank[v] for rank, v in zip(ranks, item[0])))
+
+    def support_under(self, prefix: tuple, probability: Fraction) -> Iterator[tuple[Dataset, Fraction]]:
+        """The datasets of the block ``prefix`` with ``Pr[D | θ]`` (the joint probability, computed
+        from the network: ``probability``, the block's mass, is not needed)."""
+        denominator, datasets = self._enumerate(tuple(prefix))
+        return iter([(d, Fraction(w, denominator)) for d, w in datasets])
+
+    def scaled_support_under(self, prefix, probability):
+        denominator, datasets = self._enumerate(tuple(prefix))
+        return denominator, iter(datasets)
+
+    # -- the model-file form ---------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The inline model-file form: node -> parents and CPT rows keyed by the parents' values
+        joined with commas (``""`` for a root), as the ``"bayesnet": 1`` family files write them;
+        ``renormalised`` rows are listed for the record."""
+        net = self.network
+        nodes = {str(n): {"parents": [str(p) for p in net.parents[n]],
+                          "cpt": {",".join(map(str, key)): {str(v): fraction_str(p)
+                                                            for v, p in row.items()}
+                                  for key, row in net.cpts[n].items()}}
+                 for n in net.nodes}
+        body: dict = {"nodes": nodes}
+        if self.renormalised:
+            body["renormalised"] = [{"node": str(r.variable),
+                                     "parents": ",".join(map(str, r.parent_values)),
+                                     "sum": fraction_str(r.total)} for r in self.renormalised]
+        return {"bayesnet": body}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -563,6 +795,7 @@ def _parse_matrix(raw: Sequence[Sequence[object]], path: str) -> Matrix:
                  for i, row in enumerate(raw))
 
 
-__all__ = ["BayesNet", "BayesNetFamily", "Factor", "MarkovChain", "chain_from_markov_prior",
+__all__ = ["BayesNet", "BayesNetFamily", "BayesNetPrior", "RenormalisedRow", "renormalised_note",
+           "Factor", "MarkovChain", "chain_from_markov_prior",
            "reversible_chain",
            "mat_mul", "identity", "solve_stationary", "DEFAULT_MAX_JOINT"]

@@ -39,7 +39,7 @@ PRIOR_KINDS: dict[str, str] = {
     "independent": "`independent`: one marginal per attribute",
     "markov": "`markov` with one `transition` kernel (homogeneous chain)",
     "markov-steps": "`markov` with a kernel per step in `transitions` (non-homogeneous chain)",
-    "bayesnet": "a Bayesian-network file (`\"bayesnet\": 1`), a finite family of CPT sets",
+    "bayesnet": "`bayesnet`: a Bayesian network over the attributes (a BIF file or written out)",
     "interval": "`interval`: the infinite family of Example 4.3 (block masses in intervals)",
     "parametric": "a continuous parameter range: `mqm --interval L,U` (the binary chains of "
                   f"{_WANG}, §5) or the truncated Gaussian of {_BAI}, Example 6.2 (library)",
@@ -114,8 +114,6 @@ class Capability:
         return [model if part == "{model}" else part for part in template]
 
 
-NO_SECRETS = ("a Bayesian-network file names no secrets, pairs or mechanisms, which this "
-              "analysis is defined over; write the network as a model-file prior")
 NO_PARAMETRIC = "the model format has no parametric prior"
 FAMILY_CONDITIONS = ("it conditions on X_i = a, but an interval family fixes only the "
                      "conditionals of its own secrets (Example 4.3)")
@@ -129,7 +127,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         "pufferfish.verify.influence.curves", "influence",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"),
+         "bayesnet": exact(ENUMERATED),
          "interval": exact("per D_L, the largest conditional mass over the smallest: an "
                            "extreme member attains both (greedy over the blocks)"),
          "parametric": not_expressible(NO_PARAMETRIC + "; see the Gaussian row")},
@@ -141,7 +139,8 @@ CAPABILITIES: tuple[Capability, ...] = (
                           "to follow (--method brute computes the curve)", "priors.theta"),
          "independent": exact("as a chain with constant rows"),
          "markov": exact(), "markov-steps": exact("one kernel per step"),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"),
+         "bayesnet": refused("a network is not a chain over the attributes in order; "
+                             "--method brute computes the curve", "priors.theta"),
          "interval": refused("a family is not one chain; --method brute computes the curve "
                              "exactly over the family", "priors.theta"),
          "parametric": not_expressible(NO_PARAMETRIC)},
@@ -163,7 +162,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         "pufferfish.verify.transport.parameter", "wasserstein",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"), "interval": exact(EXTREME),
+         "bayesnet": exact(ENUMERATED), "interval": exact(EXTREME),
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("wasserstein", "{model}", "--query", "sum", "--epsilon", "1")),
     Capability(
@@ -174,7 +173,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "independent": certified("certified interval (exponentials)"),
          "markov": certified("certified interval (exponentials)"),
          "markov-steps": certified("certified interval (exponentials)"),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"),
+         "bayesnet": certified("certified interval (exponentials)"),
          "interval": certified("certified interval, maximum over " + EXTREME),
          "parametric": not_expressible(NO_PARAMETRIC)},
         ("wasserstein", "{model}", "--query", "sum", "--epsilon", "1")),
@@ -185,7 +184,7 @@ CAPABILITIES: tuple[Capability, ...] = (
          "independent": certified("trimmed W exact; hockey-stick divergence certified"),
          "markov": certified("trimmed W exact; hockey-stick divergence certified"),
          "markov-steps": certified("trimmed W exact; hockey-stick divergence certified"),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"),
+         "bayesnet": certified("trimmed W exact; hockey-stick divergence certified"),
          "interval": certified("W_δ: certified outer bound, the untrimmed W∞ over every "
                                "extreme member (trimming only lowers it; labelled in the "
                                "output); the hockey-stick divergence, convex in the pair of "
@@ -200,7 +199,9 @@ CAPABILITIES: tuple[Capability, ...] = (
          "independent": exact("a network with no edges"),
          "markov": exact("chain algorithms (Algorithm 3)"),
          "markov-steps": exact("as a network on the chain graph"),
-         "bayesnet": exact("max-influence by variable elimination"),
+         "bayesnet": exact("on the complete graph in attribute order, its CPTs by the chain "
+                           "rule from the enumerated support (a `\"bayesnet\": 1` family file "
+                           "keeps its own graph: max-influence by variable elimination)"),
          "interval": refused("Definition 4.1's max-influence: " + FAMILY_CONDITIONS, "priors"),
          "parametric": numerical("--interval with the exact methods runs on a grid of the box "
                                  "(--step), a subfamily; --method approx/fast bounds the whole "
@@ -226,7 +227,7 @@ CAPABILITIES: tuple[Capability, ...] = (
         "pufferfish.verify.nfc.attack", "composes",
         {"table": exact(ENUMERATED), "independent": exact(ENUMERATED),
          "markov": exact(ENUMERATED), "markov-steps": exact(ENUMERATED),
-         "bayesnet": refused(NO_SECRETS, "bayesnet"),
+         "bayesnet": exact(ENUMERATED),
          "interval": exact("programs over the minimal supports; attacks and repeated runs over "
                            "the whole family (worst member per observation)"),
          "parametric": not_expressible(NO_PARAMETRIC)},
@@ -263,6 +264,11 @@ _PRIORS = {
     "markov": {"markov": {"initial": {"0": "1/2", "1": "1/2"}, "transition": _KERNEL}},
     "markov-steps": {"markov": {"initial": {"0": "1/2", "1": "1/2"}, "transitions": [
         _KERNEL, {"0": {"0": "1/5", "1": "4/5"}, "1": {"0": "1/2", "1": "1/2"}}]}},
+    "bayesnet": {"bayesnet": {"nodes": {
+        "x1": {"parents": [], "cpt": {"": {"0": "1/2", "1": "1/2"}}},
+        "x2": {"parents": ["x1"], "cpt": {"0": {"0": "3/4", "1": "1/4"}, "1": {"0": "1/4", "1": "3/4"}}},
+        "x3": {"parents": ["x1"], "cpt": {"0": {"0": "2/3", "1": "1/3"},
+                                          "1": {"0": "1/3", "1": "2/3"}}}}}},
     "interval": {"interval": {
         "x1=0": [{"datasets": [[0, 0, 0], [0, 0, 1]], "mass": ["1/4", "3/4"]},
                  {"datasets": [[0, 1, 0], [0, 1, 1]], "mass": ["1/4", "3/4"]}],
@@ -274,15 +280,6 @@ _PRIORS = {
 def sample_model(kind: str) -> dict:
     """A small model file of ``kind`` (three binary attributes, the pair ``x1=0``/``x1=1``, a
     randomized-response mechanism); the parametric sample is the chain run with ``--interval``."""
-    if kind == "bayesnet":
-        return {"bayesnet": 1, "domain": [0, 1],
-                "nodes": {"x1": {"parents": []}, "x2": {"parents": ["x1"]},
-                          "x3": {"parents": ["x1"]}},
-                "members": {"theta": {"x1": {"": {"0": "1/2", "1": "1/2"}},
-                                      "x2": {"0": {"0": "3/4", "1": "1/4"},
-                                             "1": {"0": "1/4", "1": "3/4"}},
-                                      "x3": {"0": {"0": "2/3", "1": "1/3"},
-                                             "1": {"0": "1/3", "1": "2/3"}}}}}
     if kind == "multiuser":
         return {"multiuser_model": 1, "users": [
             {"name": "a", "distribution": {"0": "1/2", "1": "1/2"},

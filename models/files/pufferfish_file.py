@@ -16,7 +16,11 @@ A model file is JSON, versioned, with exact numbers written as integers or strin
                         ``{"markov": {"initial": {value: p}, "transition": {value: {value: p}}}}``
                         (a homogeneous chain over the attributes in order; ``"transitions"``, a list
                         of one kernel per step, for an inhomogeneous one),
-                        ``{"uniform": true}``, or
+                        ``{"uniform": true}``,
+                        ``{"bayesnet": {"bif": file, "renormalise": false}}`` or
+                        ``{"bayesnet": {"nodes": {attribute: {"parents": [...], "cpt": {...}}}}}``
+                        (a Bayesian network over the attributes:
+                        :mod:`pufferfish.models.files.network_prior`), or
                         ``{"interval": {secret: [block, ...]}}`` (the families of Example 4.3), a block
                         being ``{"datasets": [...], "mass": [low, high]}``,
                         ``{"where": {attribute: value}, "mass": ...}`` or ``{"rest": true, "mass": ...}``.

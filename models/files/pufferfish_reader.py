@@ -28,6 +28,7 @@ from pufferfish.models.errors import ModelError, TooLargeError, join_path
 from pufferfish.models.mechanisms import (Composition, GeometricNoise, Mechanism, PostProcessed, Query,
                                           QueryMechanism, RandomizedResponse, Repeated,
                                           TableMechanism)
+from pufferfish.models.files.network_prior import read_bayesnet_prior
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.neighbours import NeighbourRelation, parse_file_neighbours
 from pufferfish.models.numbers import probability
@@ -41,7 +42,7 @@ from pufferfish.models.values import canonical_value
 
 __all__ = ["ModelReader"]
 
-_PRIOR_KINDS = ("table", "independent", "markov", "uniform", "interval")
+_PRIOR_KINDS = ("table", "independent", "markov", "uniform", "bayesnet", "interval")
 _MECHANISM_KINDS = ("table", "query", "per_entry", "compose", "repeat", "postprocess", "program")
 
 
@@ -274,6 +275,8 @@ class ModelReader:
             prior = IndependentPrior(name, universe.attributes, tuple(marginals))
         elif kind == "markov":
             prior = self._markov(name, raw, path)
+        elif kind == "bayesnet":  # models/files/network_prior.py
+            prior = read_bayesnet_prior(name, raw, path, universe, self.base, self._value)
         else:
             prior = UniformPrior(name, universe)
         try:

@@ -18,8 +18,8 @@ import time
 
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
-                                   execution_engine, input_file, note, parse_epsilon,
-                                   positive_int, relation_status, verdict)
+                                   execution_engine, input_file, load_pufferfish_model, note,
+                                   parse_epsilon, positive_int, relation_status, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 from pufferfish.verify.report import Progress
@@ -74,13 +74,12 @@ def run(args: argparse.Namespace) -> int:
     if args.symbolic:
         return run_symbolic(args)
     from pufferfish.models.neighbours import parse_neighbours
-    from pufferfish.models.parametric import load_model_at
     from pufferfish.verify.privacy.audit import audit_model, selected_mechanisms
 
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
                  else None)
-    model = load_model_at(args.model, args.assignments, max_datasets=args.max_datasets)
+    model = load_pufferfish_model(args)
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     chosen = selected_mechanisms(model, args.mechanism, "--mechanism")

@@ -473,8 +473,14 @@ def add_parameter_options(parser: argparse.ArgumentParser) -> None:
 
 def load_pufferfish_model(args: argparse.Namespace):
     """The exact Pufferfish model of ``args.model``: a parametric model instantiated at the
-    ``--set`` values (:func:`pufferfish.models.parametric.load_model_at`)."""
+    ``--set`` values (:func:`pufferfish.models.parametric.load_model_at`).  What a prior says
+    about itself (a ``bayesnet`` prior's renormalised CPT rows:
+    :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`) is noted on stderr."""
     from pufferfish.models.parametric import load_model_at
 
-    return load_model_at(args.model, getattr(args, "assignments", None),
-                         max_datasets=args.max_datasets)
+    model = load_model_at(args.model, getattr(args, "assignments", None),
+                          max_datasets=args.max_datasets)
+    for prior in model.priors.values():
+        for text in getattr(prior, "notes", ()):
+            note(args, f"note: {text}")
+    return model

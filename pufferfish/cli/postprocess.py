@@ -14,6 +14,7 @@ see :mod:`pufferfish.verify.nfc.postprocessing`).
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
@@ -80,7 +81,8 @@ def _audit(args: argparse.Namespace) -> int:
 
     data = model_data_at(args.model, args.assignments, max_datasets=args.max_datasets)
     data, name = add_postprocessed(data, args.mechanism, read_json_file(args.map, "map file"))
-    model = parse_model(data, max_datasets=args.max_datasets)
+    model = parse_model(data, max_datasets=args.max_datasets,
+                        base=os.path.dirname(os.fspath(args.model)))
     result = postprocess_audit(model, model.mechanism(args.mechanism), model.mechanism(name),
                                args.max_datasets, args.max_outputs)
     emit(args, result.to_dict(), result.explain())

@@ -13,6 +13,7 @@ and uniform priors become a network family (:mod:`pufferfish.verify.quilts.prior
 from __future__ import annotations
 
 import argparse
+import os
 
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
@@ -78,7 +79,8 @@ def load_quilt_family(args: argparse.Namespace):
                          max_datasets=args.max_datasets)
     if is_bayesnet_file(data):
         return parse_bayesnet(data)
-    model = parse_model(_priors_only(data), max_datasets=args.max_datasets)
+    model = parse_model(_priors_only(data), max_datasets=args.max_datasets,
+                        base=os.path.dirname(os.fspath(args.model)))
     interval = getattr(args, "interval", None)
     if interval:
         parts = interval.split(",")
