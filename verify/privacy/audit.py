@@ -51,9 +51,10 @@ from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult
                                                   pufferfish_from_joints)
 from pufferfish.verify.report import Explained, compact, table
 from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
-from pufferfish.verify.structured.audit import (output_laws, structured_entry_dp,
-                                                structured_leakage, structured_pufferfish,
+from pufferfish.verify.structured.audit import (structured_leakage, structured_pufferfish,
                                                 structured_reason)
+from pufferfish.verify.structured.dp import structured_entry_dp
+from pufferfish.verify.structured.laws import output_laws
 
 
 @dataclass(frozen=True)

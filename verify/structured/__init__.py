@@ -10,6 +10,9 @@ exponent of ``z`` carries the statistic), exactly, without listing the datasets.
   one integer code, and the mechanism's kernel key as a function of that code;
 * :mod:`~pufferfish.verify.structured.elimination` — the prior as factors on a junction tree, and
   the polynomial sum-product that gives ``Pr[s ∧ statistic = k | θ]`` for every secret;
-* :mod:`~pufferfish.verify.structured.audit` — Pufferfish level, leakage and joint release from
-  those laws, and the decision whether an audit can take this path.
+* :mod:`~pufferfish.verify.structured.laws` — the law of the output given each secret (exact, and
+  as certified balls that screen outputs before exact comparisons);
+* :mod:`~pufferfish.verify.structured.audit` — Pufferfish level and leakage from those laws, and
+  the decision whether an audit can take this path;
+* :mod:`~pufferfish.verify.structured.dp` — per-entry DP from sumsets of codes.
 """

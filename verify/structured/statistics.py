@@ -33,7 +33,7 @@ Data, §4), ``Pr[ω | s, θ] = Σ_k Pr[statistic = k | s, θ] · Pr[M = ω | sta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 

@@ -17,7 +17,8 @@ from pufferfish.cli.main import main
 from pufferfish.models.bayesnet import BayesNet
 from pufferfish.models.errors import UnsupportedError
 from pufferfish.models.universe import Universe
-from pufferfish.verify.structured.audit import output_laws, structured_leakage, structured_pufferfish
+from pufferfish.verify.structured.audit import structured_leakage, structured_pufferfish
+from pufferfish.verify.structured.laws import output_laws
 from pufferfish.verify.structured.elimination import JunctionTree
 
 
