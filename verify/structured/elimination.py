@@ -133,22 +133,34 @@ def _network_factors(network, universe: Universe):
         scope = tuple(position[p] for p in network.parents[node]) + (position[node],)
         table = {key + (x,): p for key, row in network.cpts[node].items() for x, p in row.items()}
         factors.append((scope, table))
-    junction = nx.junction_tree(network.graph)
-    cliques = [tuple(sorted(position[v] for v in node))
-               for node, data in junction.nodes(data=True) if data["type"] == "clique"]
-    index = {frozenset(c): k for k, c in enumerate(cliques)}
-    edges = []
-    for node, data in junction.nodes(data=True):
-        if data["type"] == "sepset":
-            ends = [index[frozenset(position[v] for v in c)] for c in junction.neighbors(node)]
-            edges.append((ends[0], ends[1]))
-    # a forest (independent parts of the network) is joined by empty separators
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(cliques)))
-    graph.add_edges_from(edges)
-    components = [min(c) for c in nx.connected_components(graph)]
-    edges += [(components[0], other) for other in components[1:]]
+    cliques, edges = junction_tree(network.graph)
+    cliques = [tuple(sorted(position[v] for v in clique)) for clique in cliques]
     return factors, cliques, edges
+
+
+def junction_tree(graph: nx.DiGraph) -> tuple[list[frozenset], list[tuple[int, int]]]:
+    """A junction tree of a Bayesian network's graph: the maximal cliques of a triangulation of
+    its moral graph (:func:`networkx.complete_to_chordal_graph`), joined by a maximum spanning
+    tree of the clique graph weighted by separator size, which has the running-intersection
+    property for a chordal graph (Koller & Friedman, Probabilistic Graphical Models, §10.4).
+    Independent parts of the network are joined by empty separators.
+
+    >>> cliques, edges = junction_tree(nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d")]))
+    >>> sorted(sorted(c) for c in cliques), len(edges)
+    ([['a', 'b', 'c'], ['c', 'd']], 1)
+    """
+    moral = nx.moral_graph(graph)
+    chordal, _ = nx.complete_to_chordal_graph(moral)
+    cliques = [frozenset(c) for c in nx.chordal_graph_cliques(chordal)]
+    cliques.sort(key=lambda c: sorted(map(str, c)))
+    weighted = nx.Graph()
+    weighted.add_nodes_from(range(len(cliques)))
+    for a in range(len(cliques)):
+        for b in range(a + 1, len(cliques)):
+            # every pair is joined (an empty separator has weight 0): the tree spans the parts
+            weighted.add_edge(a, b, weight=len(cliques[a] & cliques[b]))
+    tree = nx.maximum_spanning_tree(weighted)
+    return cliques, [(a, b) for a, b in tree.edges()]
 
 
 class JunctionTree:
@@ -366,4 +378,4 @@ class JunctionTree:
         return total
 
 
-__all__ = ["JunctionTree", "prior_factors", "Ring", "EXACT", "balls"]
+__all__ = ["JunctionTree", "junction_tree", "prior_factors", "Ring", "EXACT", "balls"]
