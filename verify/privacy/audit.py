@@ -395,9 +395,10 @@ def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs
                       relations: Sequence[NeighbourRelation]) -> ModelAudit:
     """:func:`audit_model` by the prior's structure (:mod:`pufferfish.verify.structured`): every
     prior calibrated once per mechanism, the levels from the laws, DP per entry from sumsets."""
-    kinds = sorted({type(p).__name__ for p in model.finite_priors.values()})
-    text = (f"sum-product on the junction tree of each prior ({', '.join(kinds)}), "
-            f"the {size_text(model.universe.size)} datasets are never listed")
+    kinds = sorted({_STRUCTURE_NAMES.get(type(p).__name__, type(p).__name__)
+                    for p in model.finite_priors.values()})
+    text = (f"sum-product on the junction tree of each prior ({', '.join(kinds)}); "
+            f"{size_text(model.universe.size)} datasets, none listed")
     if announce is not None:
         announce(StructuredPlan(model.universe.size, text))
     mechanisms = list(model.mechanisms.values())
@@ -429,6 +430,10 @@ def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs
             composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations),
                       "structured", text)
+
+
+_STRUCTURE_NAMES = {"MarkovPrior": "Markov chain", "IndependentPrior": "product prior",
+                    "UniformPrior": "product prior", "BayesNetPrior": "Bayesian network"}
 
 
 @dataclass(frozen=True)

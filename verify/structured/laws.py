@@ -204,9 +204,12 @@ class SplitLaw:
             return self(point)
         if n <= 0:
             return fmpq(0)
-        if self._full is None:
-            self._full = sum((a * b for a, b in self.terms), fmpq_poly())
-        return self._full.truncate(n)(point)
+        key = (n, point)
+        if key not in self._values:
+            if self._full is None:
+                self._full = sum((a * b for a, b in self.terms), fmpq_poly())
+            self._values[key] = self._full.truncate(n)(point)
+        return self._values[key]
 
 
 class GeometricConvolution:
