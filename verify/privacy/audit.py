@@ -84,6 +84,7 @@ class ModelAudit(Explained):
     relations: tuple[NeighbourRelation, ...] = ()
     method: str = "enumeration"
     method_note: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def pufferfish_holds(self) -> bool | None:
@@ -119,6 +120,8 @@ class ModelAudit(Explained):
         data = {"check": "audit", "mechanisms": [m.to_dict() for m in self.mechanisms],
                 "composition": self.composition.to_dict() if self.composition else None,
                 "method": {"path": self.method, "note": self.method_note or None}}
+        if self.notes:
+            data["notes"] = list(self.notes)
         if self.relations:
             data["neighbours"] = [relation.to_json() for relation in self.relations]
         if self.composition_note:
@@ -167,6 +170,7 @@ class ModelAudit(Explained):
         lines = [f"Audit of {source}", "", table(headers, rows), ""]
         if self.method == "structured":
             lines.append(f"  exact by the prior's structure: {self.method_note}")
+        lines += [f"  note: {note}" for note in self.notes]
         for m in self.mechanisms:
             if m.pufferfish.witness is not None:
                 lines.append(f"  {m.name}: worst case {m.pufferfish.witness.explain()}")
@@ -386,7 +390,7 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
             joint = pufferfish_from_joints(model, slots[-1].name, joints, table)
             composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations),
-                      "enumeration", plan.note)
+                      "enumeration", plan.note, prior_notes(model))
 
 
 def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs: int,
@@ -429,7 +433,14 @@ def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs
             joint = structured_pufferfish(model, joint_mechanism, laws)
             composition = composition_result(tuple(individual), joint, budget)
     return ModelAudit(tuple(audits), composition, note, budget, dp_budget, tuple(relations),
-                      "structured", text)
+                      "structured", text, prior_notes(model))
+
+
+def prior_notes(model: PufferfishModel) -> tuple[str, ...]:
+    """What the priors say every result built on them must report (a Bayesian network whose
+    rows were renormalised: :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`)."""
+    return tuple(note for prior in model.finite_priors.values()
+                 for note in getattr(prior, "notes", ()))
 
 
 _STRUCTURE_NAMES = {"MarkovPrior": "Markov chain", "IndependentPrior": "product prior",

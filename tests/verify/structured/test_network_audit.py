@@ -66,3 +66,12 @@ def test_alarm_is_audited_exactly_without_enumeration():
         f"{v}=TRUE <-> {v}=FALSE" for v in SECRETS}
     # the count moves by at most 1 when one entry changes: per-entry DP is exactly log 2
     assert audit.dp[0].max_ratio == 2
+
+
+def test_the_renormalised_rows_are_reported_by_the_audit():
+    model, network = _alarm_model()
+    assert network.renormalised            # alarm's published tables do not all sum to 1
+    result = pufferfish.audit(model)
+    assert result.notes and "divided by its sum" in result.notes[0]
+    assert result.to_dict()["notes"] == list(result.notes)
+    assert "note: " + result.notes[0] in result.explain("alarm")
