@@ -303,7 +303,7 @@ class GeometricConvolution:
         return values
 
     def value_at(self, law: SplitLaw, index: int) -> fmpq:
-        """One output's exact mass (``index`` into :attr:`outputs`) from a split law, by
+        """One output's exact mass (``index`` into ``outputs``) from a split law, by
         evaluations at α, 1/α and 1 of ``F`` and of its low terms ``F_{<n}`` (the clamped ends
         for ``c < low``, ``c <= high``; an interior ``y``: ``F_{<=y}``):
         ``scale·(α^y·F_{≤y}(1/α) + α^{-y}·(F(α) − F_{≤y}(α)))`` for an interior ``y``."""
