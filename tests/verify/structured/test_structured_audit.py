@@ -224,3 +224,22 @@ def test_structured_audit_of_networks_equals_the_enumerating_audit(model):
     structured = pufferfish.audit(model, method="structured")
     enumerated = pufferfish.audit(model, method="enumeration")
     assert _levels(structured) == _levels(enumerated)
+
+
+def test_a_program_that_reads_two_attributes_follows_the_chain():
+    """A program with ``reads`` is a values statistic: its law on every value pair, mixed by
+    the chain's joint law of the secret and those two attributes."""
+    from pufferfish.models.programs import coin
+    from pufferfish.models.programs.mechanism import ProgramMechanism
+
+    def noisy_or(values):
+        first, last = values
+        return (first or last) if coin("3/4") else 1 - (first or last)
+
+    data = _chain(10)
+    model = pufferfish.load(data)
+    model.mechanisms = {"or": ProgramMechanism("or", noisy_or, reads=[0, 9])}
+    structured = pufferfish.audit(model, method="structured")
+    enumerated = pufferfish.audit(model, method="enumeration")
+    assert _levels(structured) == _levels(enumerated)
+    assert structured.mechanisms[0].pufferfish.max_ratio > 1
