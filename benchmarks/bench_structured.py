@@ -15,22 +15,21 @@ runs (the enumerating one would list 2^T datasets).
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from pufferfish.api import audit
+from pufferfish.examples import example_path
 from pufferfish.models.numbers import epsilon_float
 
 
 def chain(width: int) -> dict:
-    """The benchmark's model at ``width`` attributes."""
-    return {"pufferfish_model": 1, "attributes": [f"x{t}" for t in range(1, width + 1)],
-            "domain": [0, 1], "datasets": "all",
-            "priors": {"chain": {"markov": {
-                "initial": {"0": "1/2", "1": "1/2"},
-                "transition": {"0": {"0": "9/10", "1": "1/10"}, "1": {"0": "1/5", "1": "4/5"}}}}},
-            "entry_pairs": True,
-            "mechanisms": {"sum": {"query": "sum", "noise": {"geometric": {
-                "alpha": "1/2", "min": 0, "max": width}}}}}
+    """The shipped 60-attribute chain (``examples/chain_sum_T60.json``) at ``width`` attributes
+    (the universe's attribute names are x1, x2, ...)."""
+    data = json.loads(example_path("chain_sum_T60.json").read_text())
+    data["attributes"] = [f"x{t}" for t in range(1, width + 1)]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = width
+    return data
 
 
 def timed(width: int, method: str):

@@ -49,12 +49,7 @@ class Mechanism(ABC):
     def distribution(self, dataset: Dataset) -> Distribution:
         """The exact output distribution of ``M(dataset)``, computed once per kernel key (see
         :meth:`kernel_key`): datasets with the same key share one :class:`Distribution` object."""
-        key = self.kernel_key(dataset)
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = self._compute(dataset)
-            self._cache[key] = cached
-        return cached
+        return self._cached(self.kernel_key(dataset), self._compute, dataset)
 
     def kernel_key(self, dataset: Dataset) -> Hashable:
         """What of ``dataset`` the output distribution depends on: datasets with equal keys have
@@ -83,10 +78,14 @@ class Mechanism(ABC):
         >>> noisy.key_distribution(2) == noisy.distribution((1, 1))
         True
         """
+        return self._cached(key, self._from_key, key)
+
+    def _cached(self, key: Hashable, compute: Callable[[object], Distribution],
+                argument: object) -> Distribution:
+        """The distribution of ``key``: from the cache, else ``compute(argument)``, kept."""
         cached = self._cache.get(key)
         if cached is None:
-            cached = self._from_key(key)
-            self._cache[key] = cached
+            cached = self._cache[key] = compute(argument)
         return cached
 
     def _from_key(self, key: Hashable) -> Distribution:

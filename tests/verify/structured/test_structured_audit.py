@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pufferfish
+from pufferfish.examples import example_path
 from pufferfish.cli.main import main
 from pufferfish.models.bayesnet import BayesNet
 from pufferfish.models.errors import UnsupportedError
@@ -91,14 +92,11 @@ def test_structured_audit_equals_the_enumerating_audit(model):
 
 
 def _chain(width: int) -> dict:
-    return {"pufferfish_model": 1, "attributes": [f"x{t}" for t in range(1, width + 1)],
-            "domain": [0, 1], "datasets": "all",
-            "priors": {"chain": {"markov": {
-                "initial": {"0": "1/2", "1": "1/2"},
-                "transition": {"0": {"0": "9/10", "1": "1/10"}, "1": {"0": "1/5", "1": "4/5"}}}}},
-            "entry_pairs": True,
-            "mechanisms": {"sum": {"query": "sum", "noise": {"geometric": {
-                "alpha": "1/2", "min": 0, "max": width}}}}}
+    """The shipped 60-attribute chain (``examples/chain_sum_T60.json``) cut to ``width``."""
+    data = json.loads(example_path("chain_sum_T60.json").read_text())
+    data["attributes"] = data["attributes"][:width]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = width
+    return data
 
 
 @pytest.mark.parametrize("width", [12, 16])
