@@ -35,6 +35,14 @@ AUDITABLE = ["quickstart", "hidden_coin", "composable_rr", "collapse_interval",
              "influence_chain", "influence_table"]
 
 
+def _levels_and_witnesses(result) -> dict:
+    """The audit's report without the note on how the priors were read (which says why
+    a model is enumerated, and differs between a table and a structured prior)."""
+    data = result.to_dict()
+    data.pop("method")
+    return data
+
+
 def one_by_one(model, budget=None, group=None) -> dict:
     """The audit assembled from the reference functions, each scanning the whole universe."""
     relations = ["entry"]
@@ -52,8 +60,8 @@ def one_by_one(model, budget=None, group=None) -> dict:
             composition = composition_audit(model, list(model.mechanisms.values()), budget)
         except TooLargeError as error:
             note = f"joint release not computed: {error.reason}"
-    return ModelAudit(audits, composition, note, budget, None,
-                      tuple(parse_neighbours(r, model.universe) for r in relations)).to_dict()
+    return _levels_and_witnesses(ModelAudit(audits, composition, note, budget, None,
+                                 tuple(parse_neighbours(r, model.universe) for r in relations)))
 
 
 @pytest.fixture(params=[None, 2])
@@ -68,7 +76,8 @@ def block_size(request, monkeypatch):
 def test_every_example_audits_the_same_split_into_blocks(name, block_size):
     path = example_path(f"{name}.json")
     expected = one_by_one(load_model(path), parse_budget("log(3)"), group=2)
-    assert audit_model(load_model(path), parse_budget("log(3)"), group=2).to_dict() == expected
+    audited = audit_model(load_model(path), parse_budget("log(3)"), group=2)
+    assert _levels_and_witnesses(audited) == expected
 
 
 def test_the_plan_cuts_independent_and_markov_priors_by_prefix(monkeypatch):
@@ -134,7 +143,7 @@ def product_models(draw):
 @given(product_models())
 def test_random_product_models_audit_the_same(data):
     expected = one_by_one(parse_model(data))
-    assert audit_model(parse_model(data)).to_dict() == expected
+    assert _levels_and_witnesses(audit_model(parse_model(data))) == expected
 
 
 @settings(max_examples=40, deadline=None)
@@ -195,4 +204,4 @@ def test_a_model_with_a_uniform_prior_audits_the_same_in_blocks():
     model = parse_model({**read_json_file(example_path("quickstart.json")),
                          "priors": {"u": {"uniform": True}}})
     assert model.universe.size == 8 and len(block_plan(model, 1, 2)) == 4
-    assert audit_model(model, max_datasets=2).to_dict() == one_by_one(model)
+    assert _levels_and_witnesses(audit_model(model, max_datasets=2)) == one_by_one(model)

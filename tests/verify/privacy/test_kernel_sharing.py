@@ -18,6 +18,14 @@ from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.privacy.audit import audit_model
 
 
+def _levels_and_witnesses(result) -> dict:
+    """The audit's report without the note on how the priors were read (which says why
+    a model is enumerated, and differs between a table and a structured prior)."""
+    data = result.to_dict()
+    data.pop("method")
+    return data
+
+
 def model_dict(attributes: int) -> dict:
     data = json.loads(example_path("quickstart.json").read_text())
     names = [f"x{i}" for i in range(1, attributes + 1)]
@@ -54,8 +62,8 @@ def unshared(data: dict) -> PufferfishModel:
 def test_the_audit_is_the_same_with_and_without_sharing(attributes, budget):
     data = model_dict(attributes)
     check = None if budget is None else parse_budget(budget)
-    shared = audit_model(parse_model(data), check, group=2).to_dict()
-    plain = audit_model(unshared(data), check, group=2).to_dict()
+    shared = _levels_and_witnesses(audit_model(parse_model(data), check, group=2))
+    plain = _levels_and_witnesses(audit_model(unshared(data), check, group=2))
     assert shared == plain
 
 
