@@ -97,12 +97,14 @@ PROGRESS_INTERVAL = 5.0
 """Seconds between two plain progress lines (off a terminal; :class:`Progress`)."""
 
 
-def set_progress_visible(visible: bool) -> None:
+def set_progress_visible(visible: bool) -> bool:
     """Allow (``True``, the default) or forbid progress lines; the command line's ``--quiet``
-    forbids them.  When allowed, a terminal shows a line redrawn in place, and any other stderr
-    a plain line every few seconds on long work (:class:`Progress`)."""
+    forbids them for its run.  When allowed, a terminal shows a line redrawn in place, and any
+    other stderr a plain line every few seconds on long work (:class:`Progress`).  Returns the
+    setting it replaced, to restore it."""
     global _progress_visible
-    _progress_visible = visible
+    previous, _progress_visible = _progress_visible, visible
+    return previous
 
 
 def compact(text: str, limit: int = 28) -> str:

@@ -392,10 +392,11 @@ def prepare_folder(args: argparse.Namespace) -> Path:
     return folder
 
 
-def apply_quiet(args: argparse.Namespace) -> None:
+def apply_quiet(args: argparse.Namespace) -> bool:
     """Hide progress lines when ``--quiet`` is given (off a terminal they are plain lines every
-    few seconds on long work: :class:`~pufferfish.verify.report.Progress`)."""
-    set_progress_visible(not getattr(args, "quiet", False))
+    few seconds on long work: :class:`~pufferfish.verify.report.Progress`); returns the setting
+    it replaced, which :func:`~pufferfish.cli.main.main` restores when the command ends."""
+    return set_progress_visible(not getattr(args, "quiet", False))
 
 
 def note(args: argparse.Namespace, message: str) -> None:
