@@ -97,10 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from pufferfish.cli.common import UsageError, apply_quiet, check_scheduler_option
         from pufferfish.models.errors import ModelError
+        from pufferfish.verify.report import progress_visible
 
+        visible = progress_visible()
         try:
             args = build_parser().parse_args(arguments)
-            visible = apply_quiet(args)
+            apply_quiet(args)
             check_scheduler_option(args)
             return args.handler(args)
         except (ModelError, UsageError) as error:
