@@ -1,6 +1,5 @@
 """Fixtures of the execution tests (:mod:`pufferfish.verify.execution`): a local Dask cluster of
-2 worker processes (started once), and a cluster that kills one of its workers in the middle of
-a run."""
+2 worker processes, and a cluster that kills one of its workers in the middle of a run."""
 
 from __future__ import annotations
 
@@ -35,10 +34,9 @@ class KillingEngine(DaskEngine):
         return super().map(function, argument_tuples, kill_one, shared, in_flight, on_result)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster():
-    """A local cluster of 2 worker processes, shared by the tests of the execution modules (one
-    group of the parallel run, ``tests/conftest.py``: they run in one process)."""
+    """A local cluster of 2 worker processes, shared by the tests of one module."""
     with engine_from(workers=2) as engine:
         yield engine
 
