@@ -31,8 +31,11 @@ def current_findings(document: dict | None = None) -> str:
 
 
 @pytest.fixture(scope="module")
-def document() -> dict:
-    return full_run()
+def document(claim_results) -> dict:
+    """:func:`full_run`, each claim's result shared with the other tests of this process."""
+    from pufferfish.proofs_check.registry import all_claims
+
+    return claim_results(all_claims()).to_dict()
 
 
 def readme_parts() -> tuple[str, str, str]:

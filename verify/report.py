@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 __all__ = ["table", "compact", "Progress", "PROGRESS_INTERVAL", "set_progress_visible",
-           "Explained", "html_table", "html_view"]
+           "progress_visible", "Explained", "html_table", "html_view"]
 
 
 class Explained:
@@ -99,10 +99,16 @@ PROGRESS_INTERVAL = 5.0
 
 def set_progress_visible(visible: bool) -> None:
     """Allow (``True``, the default) or forbid progress lines; the command line's ``--quiet``
-    forbids them.  When allowed, a terminal shows a line redrawn in place, and any other stderr
-    a plain line every few seconds on long work (:class:`Progress`)."""
+    forbids them for its run (:func:`progress_visible` tells the setting).  When allowed, a
+    terminal shows a line redrawn in place, and any other stderr a plain line every few seconds
+    on long work (:class:`Progress`)."""
     global _progress_visible
     _progress_visible = visible
+
+
+def progress_visible() -> bool:
+    """Whether progress lines are allowed (:func:`set_progress_visible`)."""
+    return _progress_visible
 
 
 def compact(text: str, limit: int = 28) -> str:

@@ -22,7 +22,6 @@ from pufferfish.cli.common import (UsageError, add_common_options, add_execution
                                    parse_epsilon, positive_int, relation_status, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
-from pufferfish.verify.report import Progress
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -71,6 +70,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     if args.symbolic:
         return run_symbolic(args)
     from pufferfish.models.neighbours import parse_neighbours
@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_symbolic(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     from pufferfish.models.parametric import load_free_parameters
     from pufferfish.verify.symbolic.levels import symbolic_audit
 

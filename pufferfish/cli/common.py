@@ -32,10 +32,6 @@ import stat
 import sys
 from pathlib import Path
 
-from pufferfish.models.files.json_io import json_text
-from pufferfish.models.files.pufferfish_file import write_json_atomically
-from pufferfish.verify.report import set_progress_visible
-
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_UNDECIDED, EXIT_INTERNAL_ERROR = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
@@ -394,7 +390,10 @@ def prepare_folder(args: argparse.Namespace) -> Path:
 
 def apply_quiet(args: argparse.Namespace) -> None:
     """Hide progress lines when ``--quiet`` is given (off a terminal they are plain lines every
-    few seconds on long work: :class:`~pufferfish.verify.report.Progress`)."""
+    few seconds on long work: :class:`~pufferfish.verify.report.Progress`);
+    :func:`~pufferfish.cli.main.main` restores the setting when the command ends."""
+    from pufferfish.verify.report import set_progress_visible
+
     set_progress_visible(not getattr(args, "quiet", False))
 
 
@@ -420,6 +419,8 @@ def output_document(command: str, data: dict) -> dict:
 def emit(args: argparse.Namespace, data: dict, text: str) -> None:
     """Write ``--output`` (atomically), then print ``text``, or the JSON document with
     ``--json``."""
+    from pufferfish.models.files.json_io import json_text, write_json_atomically
+
     document = output_document(args.command_name, data)
     if getattr(args, "output", None):
         write_json_atomically(document, args.output)

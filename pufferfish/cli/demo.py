@@ -12,7 +12,6 @@ import argparse
 import textwrap
 
 from pufferfish.cli.common import EXIT_OK, add_common_options, emit
-from pufferfish.verify.report import Progress
 
 SCOPE = "first instance of each claim; `pufferfish theorems` runs them all"
 
@@ -42,6 +41,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     from pufferfish.examples import example_path
     from pufferfish.models.files.pufferfish_file import load_model
     from pufferfish.proofs_check.paper_000.collapse_report import collapse_report

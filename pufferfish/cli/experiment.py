@@ -20,7 +20,6 @@ from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, add_common_options,
                                    add_execution_options, add_out_folder, emit, execution_engine,
                                    nonnegative_int, note, positive_int, prepare_folder, wrote)
 from pufferfish.cli.common import input_file, input_folder
-from pufferfish.verify.report import Progress
 
 DEFAULT_OUT = "topk_results"
 
@@ -66,6 +65,7 @@ def _load(args) -> tuple:
 
 
 def run_topk(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     from pufferfish.proofs_check.paper_000.topk.experiment import (build_setup, calibration_text,
                                                                    claims_text, run_trials,
                                                                    summarise, tables_text,

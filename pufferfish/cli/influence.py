@@ -17,8 +17,6 @@ from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_
 from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
-from pufferfish.verify.influence.curve_file import curve_document
-from pufferfish.verify.report import Progress, table
 
 CURVE_FILE, PLOT_FILE = "influence_curve.json", "influence_curve.png"
 
@@ -78,6 +76,8 @@ def compute_curve(model, pairs, max_b, method: str, progress=None, engine=None):
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress, table
+    from pufferfish.verify.influence.curve_file import curve_document
     from pufferfish.models.files.pufferfish_file import write_json_atomically
     from pufferfish.models.numbers import INFINITY, epsilon_float
 

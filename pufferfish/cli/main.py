@@ -93,10 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments
     previous = _install_sigterm_handler()
+    visible = None  # the progress setting before this run's --quiet, restored at the end
     try:
         from pufferfish.cli.common import UsageError, apply_quiet, check_scheduler_option
         from pufferfish.models.errors import ModelError
+        from pufferfish.verify.report import progress_visible
 
+        visible = progress_visible()
         try:
             args = build_parser().parse_args(arguments)
             apply_quiet(args)
@@ -125,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+        if visible is not None:  # an in-process run leaves the progress setting as it found it
+            from pufferfish.verify.report import set_progress_visible
+            set_progress_visible(visible)
 
 
 def _fail(debug: bool, message: str, status: int = EXIT_BAD_INPUT) -> int:

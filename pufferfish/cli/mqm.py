@@ -21,7 +21,6 @@ from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 from pufferfish.cli.common import refuse_execution_options
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
-from pufferfish.verify.report import Progress
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -78,6 +77,7 @@ def chain_parameters(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     from pufferfish.models.bayesnet import BayesNetFamily
     from pufferfish.models.errors import ModelError
     from pufferfish.models.numbers import exact

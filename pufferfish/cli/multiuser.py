@@ -21,7 +21,6 @@ from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_c
                                    emit, epsilon_help, parse_epsilon)
 from pufferfish.cli.common import input_file
 from pufferfish.models.multiuser import PAIR_SETS
-from pufferfish.verify.report import Progress
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -44,6 +43,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress
     from pufferfish.models.files.multiuser_file import load_multiuser_model
     from pufferfish.verify.multiuser.report import multiuser_report
 

@@ -13,7 +13,6 @@ import argparse
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
                                    UsageError, add_execution_options, emit, execution_engine)
 from pufferfish.cli.common import refuse_execution_options
-from pufferfish.verify.report import Progress, table
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -40,6 +39,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import Progress, table
     from pufferfish.proofs_check.registry import claims_for
     from pufferfish.proofs_check.runner import run_claims, run_vacuity
 

@@ -10,8 +10,6 @@ import argparse
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import add_common_options, emit, verdict
 from pufferfish.cli.common import input_file
-from pufferfish.verify.influence.curve_file import read_curve_file
-from pufferfish.verify.report import table
 
 LOG_FORMS = "a non-negative rational (1, 1/2, 0.25), log(R) with rational R >= 1, or inf"
 
@@ -34,6 +32,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.verify.report import table
+    from pufferfish.verify.influence.curve_file import read_curve_file
     from pufferfish.verify.influence.translation import (LogValue, epsilon_dp_for,
                                                          epsilon_puffer_for)
 

@@ -131,3 +131,14 @@ def run_pufferfish(argv, *, timeout: float = 120, memory: int = 2 << 30, stdin=N
 def pufferfish_process():
     """:func:`run_pufferfish`."""
     return run_pufferfish
+
+
+@pytest.fixture(scope="session")
+def json_outputs(tmp_path_factory):
+    """Every case of :func:`cases_on_examples` run once with ``--json`` in a subprocess
+    (:func:`run_pufferfish`): ``[(command, argv, exit status, stdout, stderr)]``.  The pure-JSON
+    test and the schema test both read these runs (``test_pure_json.py``,
+    ``test_output_schemas.py``; one group of the parallel run, ``tests/conftest.py``)."""
+    tmp = tmp_path_factory.mktemp("json_outputs")
+    return [(command, argv, *run_pufferfish(argv + ["--json"], timeout=600))
+            for command, argv in cases_on_examples(tmp)]

@@ -148,3 +148,18 @@ def test_the_entry_point_loads_only_the_standard_library_before_main_runs():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.strip()
     assert loaded == "['pufferfish', 'pufferfish.cli', 'pufferfish.cli.main']"
+
+
+def test_an_in_process_quiet_run_leaves_progress_as_it_found_it(capsys):
+    """``--quiet`` hides progress for its own run; ``main`` restores the setting afterwards, so
+    later work in the same process (a notebook, the next test) still shows its progress."""
+    from pufferfish.verify.report import progress_visible, set_progress_visible
+
+    try:
+        for before in (True, False):
+            set_progress_visible(before)
+            assert run(capsys, "collapse", "parity", "--quiet")[0] == 0
+            assert run(capsys, "audit", str(QUICKSTART / "absent"), "--quiet")[0] == 2
+            assert progress_visible() is before
+    finally:
+        set_progress_visible(True)

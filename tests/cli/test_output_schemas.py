@@ -25,26 +25,10 @@ def test_every_command_has_a_case_and_a_schema(tmp_path, command_cases):
         assert f"/{OUTPUT_VERSION}" in schema["$id"]
 
 
-@pytest.fixture(scope="module")
-def outputs(tmp_path_factory, command_cases):
-    """Every case's exit status and ``--json`` document, run in this process."""
-    from pufferfish.cli.main import main
-    import contextlib
-    import io
-
-    tmp = tmp_path_factory.mktemp("schemas")
-    results = []
-    for command, argv in command_cases(tmp):
-        stdout = io.StringIO()
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
-            code = main(argv + ["--json", "--quiet"])
-        results.append((command, argv, code, stdout.getvalue()))
-    return results
-
-
-def test_outputs_validate_against_their_schema(outputs):
-    for command, argv, code, text in outputs:
-        assert code in (0, 1, 3), (argv, code)
+def test_outputs_validate_against_their_schema(json_outputs):
+    """Every case's ``--json`` document, from the subprocess runs of ``test_pure_json.py``."""
+    for command, argv, code, text, err in json_outputs:
+        assert code in (0, 1, 3), (argv, code, err)
         document = json.loads(text)
         assert document["pufferfish_output"] == OUTPUT_VERSION and document["command"]
         jsonschema.validate(document, schema_of(command))

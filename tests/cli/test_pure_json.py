@@ -12,11 +12,10 @@ from pufferfish.cli.main import COMMANDS
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_json_output_is_pure(command, command_cases, pufferfish_process, tmp_path):
-    cases = [argv for name, argv in command_cases(tmp_path) if name == command]
+def test_json_output_is_pure(command, json_outputs):
+    cases = [run for run in json_outputs if run[0] == command]
     assert cases
-    for argv in cases:
-        code, out, err = pufferfish_process(argv + ["--json"], timeout=600)
+    for _, argv, code, out, err in cases:
         assert code in (0, 1, 3), (argv, code, err)
         document = json.loads(out)  # the whole of stdout is one JSON document
         assert document["pufferfish_output"] == 1

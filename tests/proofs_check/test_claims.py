@@ -27,9 +27,9 @@ EXPECTED_IDS = {
 
 
 @pytest.fixture(scope="module")
-def report():
+def report(claim_results):
     """The §4 claims (Theorems 1–3), which hold; other sections have their own tests."""
-    return run_claims([c for c in claims_for(paper=PAPER) if c.id in EXPECTED_IDS])
+    return claim_results([c for c in claims_for(paper=PAPER) if c.id in EXPECTED_IDS])
 
 
 def test_paper_000_claims_are_registered():

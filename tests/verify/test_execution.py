@@ -72,16 +72,16 @@ def test_an_audit_survives_a_killed_worker(monkeypatch, killing_engine):
         assert engine.killed is not None
 
 
-def test_a_claim_sweep_on_two_workers_is_the_in_process_sweep(cluster):
+def test_a_claim_sweep_on_two_workers_is_the_in_process_sweep(cluster, claim_results):
     claims = claims_for(paper="004")
-    alone = run_claims(claims).to_dict()
+    alone = claim_results(claims).to_dict()
     assert run_claims(claims, engine=cluster).to_dict() == alone
     assert run_vacuity(claims[:4], engine=cluster).to_dict() == run_vacuity(claims[:4]).to_dict()
 
 
-def test_a_claim_sweep_survives_a_killed_worker(killing_engine):
+def test_a_claim_sweep_survives_a_killed_worker(killing_engine, claim_results):
     claims = claims_for(paper="004")
-    alone = run_claims(claims).to_dict()
+    alone = claim_results(claims).to_dict()
     with killing_engine(after=3) as engine:
         assert run_claims(claims, engine=engine).to_dict() == alone
         assert engine.killed is not None
@@ -97,10 +97,10 @@ def test_the_loss_figure_budgets_on_two_workers_are_the_in_process_curves(cluste
         loss_curves(model, "attribute:x1", budgets)
 
 
-def test_a_few_claims_are_split_across_the_workers_with_the_same_report(cluster):
+def test_a_few_claims_are_split_across_the_workers_with_the_same_report(cluster, claim_results):
     claims = claims_for(claim_id="004.lemma2") + claims_for(claim_id="004.fig1.targets")
     assert len(claims) < 4 * cluster.workers  # so each claim is split into one part per worker
-    assert run_claims(claims, engine=cluster).to_dict() == run_claims(claims).to_dict()
+    assert run_claims(claims, engine=cluster).to_dict() == claim_results(claims).to_dict()
 
 
 def test_top_k_trials_on_two_workers_are_the_in_process_trials(cluster):

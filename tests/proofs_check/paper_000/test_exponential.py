@@ -17,16 +17,15 @@ from pufferfish.proofs_check.paper_000.exponential import (algorithm2_instances,
                                                            squared_distance)
 from pufferfish.proofs_check.paper_000.figures import binary_chain_model
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claims
 from pufferfish.verify.influence.chains import chain_influence_curve
 
 IDS = ("000.alg2.printed_private", "000.alg2.best_point_private", "000.sec642.exponential_dp")
 
 
-def test_algorithm_2_claims_hold_with_mutants():
+def test_algorithm_2_claims_hold_with_mutants(claim_results):
     claims = [c for c in claims_for(paper="000") if c.id in IDS]
     assert len(claims) == 3 and all(c.mutants for c in claims)
-    report = run_claims(claims)
+    report = claim_results(claims)
     assert report.holds, report.explain()
     assert [r.instances for r in report.results] == [72, 72, 27]
 

@@ -12,14 +12,13 @@ from pufferfish.models.universe import Universe
 from pufferfish.proofs_check.paper_000.group_dp import group_ratios
 from pufferfish.proofs_check.paper_000.nfc import entry_dp_ratio
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claims
 
 IDS = ("000.def3.group_dp", "000.alg1.printed_private", "000.alg1.best_point_private",
        "000.thm4.dp_one_hot", "000.thm4.strong_duality", "000.thm5.one_hot_invariant")
 
 
-def test_new_and_strengthened_claims_hold():
-    report = run_claims([c for c in claims_for(paper="000") if c.id in IDS])
+def test_new_and_strengthened_claims_hold(claim_results):
+    report = claim_results([c for c in claims_for(paper="000") if c.id in IDS])
     assert report.holds, report.explain()
     assert all(r.instances >= 11 for r in report.results)
 

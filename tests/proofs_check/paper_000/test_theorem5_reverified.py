@@ -13,7 +13,6 @@ from itertools import combinations
 
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claim
 from pufferfish.verify.numerics.intervals import log_enclosure
 
 CONSTRAINTS_MARKER = "NfC constraints file: "
@@ -52,7 +51,8 @@ def every_constraint_met(probability, constraints, epsilon: Fraction, outputs) -
                for o in outputs for left, right in constraints)
 
 
-def test_every_post_processing_of_the_proofs_mechanism_keeps_the_mixed_constraint():
+def test_every_post_processing_of_the_proofs_mechanism_keeps_the_mixed_constraint(
+        claim_results):
     """β = (1/2, 1/2) with a DP companion at ε = 1/10: the proof's M̂ has outputs 0 and 2 at
     log P(ω|D0) − ½ log P(ω|D1) − ½ log P(ω|D2) = ε − 10⁻¹⁰ (tight as Step 2 asks), and the
     carried map A merges them into one output, whose value is 0.099922 < ε — the violation Step 3
@@ -60,7 +60,7 @@ def test_every_post_processing_of_the_proofs_mechanism_keeps_the_mixed_constrain
     constraint is linear on the left and a weighted geometric mean (concave) on the right in the
     column A(y|·) ∈ [0, 1]^Ω, so the worst column is a vertex, an event S ⊆ Ω, and all 15 events
     keep every constraint."""
-    result = run_claim(claims_for(claim_id="000.thm5.mixed_not_invariant")[0])
+    result = claim_results(claims_for(claim_id="000.thm5.mixed_not_invariant")).results[0]
     assert result.status == "violated"
     counterexample = result.first_counterexample
     epsilon, constraints = constraint_set(counterexample)
@@ -105,11 +105,11 @@ def test_every_post_processing_of_the_proofs_mechanism_keeps_the_mixed_constrain
             assert every_constraint_met(event_probability, constraints, epsilon, (event,)), event
 
 
-def test_a_map_that_reads_the_dataset_does_break_the_mixed_constraint():
+def test_a_map_that_reads_the_dataset_does_break_the_mixed_constraint(claim_results):
     """The guard: the same evaluation does find a broken constraint when the "post-processor"
     may read the data — reporting 1[ω ∈ {1, 3}] under D0 and 1[ω ∈ {0, 2}] under D1, D2 gives
     log 0.7425 − ½ log(0.2082 · 0.2607) ≈ 1.27 > ε = 1/10."""
-    result = run_claim(claims_for(claim_id="000.thm5.mixed_not_invariant")[0])
+    result = claim_results(claims_for(claim_id="000.thm5.mixed_not_invariant")).results[0]
     counterexample = result.first_counterexample
     epsilon, constraints = constraint_set(counterexample)
     table = {tuple(d): {o: Fraction(p) for o, p in row}

@@ -9,7 +9,6 @@ from fractions import Fraction
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.paper_000.influence import theorem8_ratio
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claim
 from pufferfish.verify.influence.curves import influence_curve
 
 
@@ -18,8 +17,8 @@ def brute_force_ratio(model_file: dict, b: int) -> Fraction:
     return curve.points[b].max_ratio
 
 
-def test_the_boundary_counterexample_is_a_brute_force_fact():
-    result = run_claim(claims_for(claim_id="000.thm8.boundary")[0])
+def test_the_boundary_counterexample_is_a_brute_force_fact(claim_results):
+    result = claim_results(claims_for(claim_id="000.thm8.boundary")).results[0]
     assert result.status == "violated"
     # p = q = 1/100, T = 2, b = 1: the exact level is log 99, the closed form log 9801
     exact = brute_force_ratio(result.first_counterexample, 1)
@@ -27,8 +26,8 @@ def test_the_boundary_counterexample_is_a_brute_force_fact():
     assert theorem8_ratio(Fraction(1, 100), Fraction(1, 100), 1) == 9801 != exact
 
 
-def test_the_symbolic_counterexample_is_a_brute_force_fact():
-    result = run_claim(claims_for(claim_id="000.thm8.symbolic")[0])
+def test_the_symbolic_counterexample_is_a_brute_force_fact(claim_results):
+    result = claim_results(claims_for(claim_id="000.thm8.symbolic")).results[0]
     assert result.status == "violated"
     # the witness of the differing region: p = 41/4096, q = 1/10, T = 5, b = 2
     p, q = Fraction(41, 4096), Fraction(1, 10)
@@ -37,8 +36,8 @@ def test_the_symbolic_counterexample_is_a_brute_force_fact():
     assert theorem8_ratio(p, q, 2) == (10 * p**2 - 9 * p + 9) / (10 * p**2 + p) != exact
 
 
-def test_the_closed_form_counterexample_is_a_brute_force_fact():
-    result = run_claim(claims_for(claim_id="000.thm8.closed_form")[0])
+def test_the_closed_form_counterexample_is_a_brute_force_fact(claim_results):
+    result = claim_results(claims_for(claim_id="000.thm8.closed_form")).results[0]
     assert result.status == "violated"
     # p = 1/100, q = 1/10, T = 5, b = 2 (anti-correlated chain): log(90100/121) vs log(8911/11)
     exact = brute_force_ratio(result.first_counterexample, 2)

@@ -18,7 +18,6 @@ from pufferfish.proofs_check.paper_001.enumeration import aggregate_law
 from pufferfish.proofs_check.paper_001.example1 import printed_delta_star
 from pufferfish.proofs_check.paper_001.multiuser import bernoulli_instances
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claims
 from pufferfish.verify.multiuser.pairs import pair_conditionals
 from pufferfish.verify.multiuser.relaxed import relaxed_condition
 from pufferfish.verify.multiuser.thetas import lemma2_psi_min, lemma2_theta
@@ -48,7 +47,7 @@ def _lemma2_setting(instance):
     return model, eps, psi
 
 
-def test_condition20_three_of_four_old_counterexamples_were_rounding():
+def test_condition20_three_of_four_old_counterexamples_were_rounding(claim_results):
     """The old check evaluated (20) at the lower end of θ's enclosure: 4 violations.  Decided
     exactly, 3 are equalities (the column polynomial is identically 0) and 1 is a violation."""
     old = exact = equalities = 0
@@ -65,12 +64,12 @@ def test_condition20_three_of_four_old_counterexamples_were_rounding():
         equalities += 0 in signs and 1 not in signs
     assert (old, exact) == (4, 1)
     assert equalities == 4          # the 3 spurious ones and p = 2/3, q = 1 (never flagged)
-    result = run_claims(claims_for(claim_id="001.lemma2.condition20")).results[0]
+    result = claim_results(claims_for(claim_id="001.lemma2.condition20")).results[0]
     assert (result.violated, result.undecided, result.instances) == (1, 0, 6)
 
 
-def test_condition20_counterexample_reverified_from_its_model_file():
-    result = run_claims(claims_for(claim_id="001.lemma2.condition20")).results[0]
+def test_condition20_counterexample_reverified_from_its_model_file(claim_results):
+    result = claim_results(claims_for(claim_id="001.lemma2.condition20")).results[0]
     data = json.loads(json.dumps(result.first_counterexample))
     model = parse_multiuser_model(data)                      # a valid model file
     eps = Q(re.search(r"ε = ([0-9/]+)", data["description"]).group(1))
@@ -105,8 +104,8 @@ def test_remark1_enumeration_matches_the_toolkit_and_detects_a_shift():
         assert aggregate_law(model, "i", Q(1)) != aggregate_law(model, "i", None)
 
 
-def test_example1_tables_and_lemma3_as_printed():
-    report = run_claims(claims_for(paper="001"))
+def test_example1_tables_and_lemma3_as_printed(claim_results):
+    report = claim_results(claims_for(paper="001"))
     table5 = report.result("001.table5.printed")
     assert table5.violated == 1
     assert "F(2|s_i) printed 21/50, exactly 17/40" in table5.first_violation

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction as Q
 
+import pytest
+
 from pufferfish.models.bayesnet import MarkovChain
 from pufferfish.models.chain_family import ChainFamily
 from pufferfish.proofs_check.paper_002 import figure_comparisons as fc
@@ -13,16 +15,18 @@ from pufferfish.proofs_check.paper_002.vector_release import (laplace_vector_lev
                                                                scaled_histogram, vector_check,
                                                                vector_instances)
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claims
 from pufferfish.verify.quilts.chain_search import mqm_sigma_numerical
 from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio, gk16_noise
 
-REPORT = run_claims([c for c in claims_for(paper="002") if c.id in (
-    "002.B2.vector_laplace", "002.fig1.readings", "002.fig3.readings", "002.fig4.readings")])
+
+@pytest.fixture(scope="module")
+def report(claim_results):
+    return claim_results([c for c in claims_for(paper="002") if c.id in (
+        "002.B2.vector_laplace", "002.fig1.readings", "002.fig3.readings", "002.fig4.readings")])
 
 
-def test_verdicts():
-    counts = {r.claim.id: (r.instances, r.violated, r.undecided) for r in REPORT.results}
+def test_verdicts(report):
+    counts = {r.claim.id: (r.instances, r.violated, r.undecided) for r in report.results}
     assert counts == {"002.B2.vector_laplace": (15, 0, 0), "002.fig1.readings": (5, 0, 0),
                       "002.fig3.readings": (2, 0, 0), "002.fig4.readings": (5, 0, 0)}
 

@@ -8,15 +8,14 @@ from fractions import Fraction
 from pufferfish.proofs_check.paper_002.appendix_lemmas import chain_properties, stationary
 from pufferfish.proofs_check.paper_002.quilt_chain_bounds import gamma_ratio_by_definition
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claims
 from pufferfish.verify.quilts.gk16 import gk16_gamma_ratio
 
 
-def test_lemma_claims_hold():
-    report = run_claims([c for c in claims_for(paper="002")
-                         if c.id in ("002.lemA6.mixture", "002.lemB12.binary_chain",
-                                     "002.thmA5.group_dp", "002.A3.optimality",
-                                     "002.B10.spectral_norm")])
+def test_lemma_claims_hold(claim_results):
+    report = claim_results([c for c in claims_for(paper="002")
+                            if c.id in ("002.lemA6.mixture", "002.lemB12.binary_chain",
+                                        "002.thmA5.group_dp", "002.A3.optimality",
+                                        "002.B10.spectral_norm")])
     assert report.holds, report.explain()
 
 

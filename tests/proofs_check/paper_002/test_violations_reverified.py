@@ -7,20 +7,25 @@ import json
 from fractions import Fraction
 from itertools import product
 
+import pytest
+
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.proofs_check.registry import claims_for
-from pufferfish.proofs_check.runner import run_claim
 from pufferfish.verify.numerics.intervals import (endpoints, exp_interval, interval_context,
                                                   log_enclosure, rational_interval)
 
 
-def result_of(claim_id: str):
-    result = run_claim(claims_for(claim_id=claim_id)[0])
-    assert result.status == "violated", claim_id
-    return result
+@pytest.fixture
+def result_of(claim_results):
+    """``result_of(claim_id)``: the result of a registered claim, which must be violated."""
+    def violated(claim_id: str):
+        result = claim_results(claims_for(claim_id=claim_id)).results[0]
+        assert result.status == "violated", claim_id
+        return result
+    return violated
 
 
-def test_flu_conditionals_fit_no_prior_by_elimination():
+def test_flu_conditionals_fit_no_prior_by_elimination(result_of):
     """002.flu.realizable: if every person i has P(N = n | X_i = x) = c_x(n), then
     P(N = n) = c_1(n)π_i + c_0(n)(1 − π_i) and Σ_i P(N = n, X_i = 1) = n·P(N = n), so the common
     π = P(X_i = 1) solves n(c_1(n)π + c_0(n)(1 − π)) = 4·c_1(n)π for every n — but n = 1 and n = 2
@@ -38,7 +43,7 @@ def test_flu_conditionals_fit_no_prior_by_elimination():
     assert forced_pi(1) == Fraction(2, 11) and forced_pi(2) == Fraction(2, 5)
 
 
-def test_xor_prior_needs_more_noise_than_the_group_sensitivity():
+def test_xor_prior_needs_more_noise_than_the_group_sensitivity(result_of):
     """002.thm3.3.group_sensitivity: x3 = x1 XOR x2 with x1, x2 fair; the sum given x1 = 0 is 0
     or 2 (1/2 each) and given x1 = 1 is always 2, so W∞ = 2, while changing one bit moves the
     sum by 1."""
@@ -54,7 +59,7 @@ def test_xor_prior_needs_more_noise_than_the_group_sensitivity():
     assert (w_infinity, sensitivity) == (2, 1)
 
 
-def test_algorithm4_as_printed_has_no_finite_quilt_for_a_single_node():
+def test_algorithm4_as_printed_has_no_finite_quilt_for_a_single_node(result_of):
     """002.alg4.literal_finite at T = 1: the node's only candidates encode a missing side with
     a = b = 1, and the printed condition needs a, b above log(1/π_Θ)/g_Θ = log(3)/(3/10) > 3."""
     result = result_of("002.alg4.literal_finite")
@@ -64,7 +69,7 @@ def test_algorithm4_as_printed_has_no_finite_quilt_for_a_single_node():
     assert low / Fraction(3, 10) > 3 > 1
 
 
-def test_b10_gamma_of_a_flipping_chain_is_41_by_its_definition():
+def test_b10_gamma_of_a_flipping_chain_is_41_by_its_definition(result_of):
     """002.B10.gamma_formula at p0 = p1 = 1/10: exp(2γ) is the largest ratio of
     Pr[X_i = s | neighbours] when one neighbour changes; for an interior node of a binary chain
     Pr[X_i = s | a, b] ∝ T(a, s)·T(s, b), which this test evaluates from the kernel directly."""
@@ -169,7 +174,7 @@ def fast_markov_quilt(joint: dict, epsilon: Fraction) -> tuple[tuple, Fraction, 
     return best, low, high
 
 
-def test_claim_b11_with_exact_influence_leaves_node_4_under_protected():
+def test_claim_b11_with_exact_influence_leaves_node_4_under_protected(result_of):
     """002.claimB11.exact_influence, T = 5, flip probability 9/10, X_1 = 0 surely, ε = 5:
     Algorithm 5 starts at X_2, whose best quilt {X_1, X_3} (interior) scores 1/(5 − log 9) ≈ 0.357
     (X_1 is constant, and P(X_3 | X_2) has ratio 9); but every quilt of X_4 scores at least 4/5 —
@@ -193,7 +198,7 @@ def test_claim_b11_with_exact_influence_leaves_node_4_under_protected():
     assert fast_high < Fraction(4, 5)
 
 
-def test_claim_b11_with_exact_influence_holds_on_the_stationary_chain():
+def test_claim_b11_with_exact_influence_holds_on_the_stationary_chain(result_of):
     """The guard: the same chain started in its stationary law (1/2, 1/2) is shift-invariant, so
     Claim B.11's argument goes through with exact influence: at ε = 10 (at ε = 5 Algorithm 5
     ends on the empty quilt, outside the claim's hypothesis) it ends on {X_1, X_3} with
@@ -269,7 +274,8 @@ def quilt_constant_a(eps: Fraction, pi: Fraction, g: Fraction) -> int:
     return int(-(-low // 1))
 
 
-def test_theorem_b9_proof_constant_fails_by_the_expected_maximum_of_two_laplace_variables():
+def test_theorem_b9_proof_constant_fails_by_the_expected_maximum_of_two_laplace_variables(
+        result_of):
     """002.thmB9.proof_constant at k = 2, π_Θ = 3/10, g_Θ = 1/2, ε = 1/2: a = 9, C = 4a = 36,
     T = 2T_0 = 42.  Both Algorithms 3 and 5 score the middle node X_21 (Algorithm 5 starts
     there), whose best quilt under Lemma B.4's bound, {X_9, X_31}, scores 11/(ε − f(10) − 2f(12))

@@ -10,6 +10,7 @@ from fractions import Fraction as Q
 from itertools import product
 
 import mpmath
+import pytest
 
 from pufferfish.models.files.dcp_file import parse_dcp_model
 from pufferfish.proofs_check.paper_004 import gaussian_copula as gc
@@ -17,14 +18,17 @@ from pufferfish.proofs_check.paper_004.attack_lemmas import (lemma5_check, print
                                                              purity_check)
 from pufferfish.proofs_check.paper_004.composition import model_instances
 from pufferfish.proofs_check.registry import Instance, claims_for
-from pufferfish.proofs_check.runner import run_claims
 from pufferfish.verify.dcp.composition import product_of_effective, true_joint
 
 CLAIMS = ("004.thm4.i", "004.thm4.ii", "004.lemma1", "004.prop3", "004.lemma5", "004.lemma8",
           "004.lemma8.hypothesis_is_pure", "004.lemma8.pointwise")
-REPORT = run_claims([c for c in claims_for(paper="004") if c.id in CLAIMS])
 MP = mpmath.MPContext()
 MP.dps = 40
+
+
+@pytest.fixture(scope="module")
+def report(claim_results):
+    return claim_results([c for c in claims_for(paper="004") if c.id in CLAIMS])
 
 
 def _mp(value):
@@ -36,20 +40,20 @@ def _phi(x):
     return MP.erfc(-MP.mpf(x) / MP.sqrt(2)) / 2
 
 
-def test_verdicts_and_counts():
-    counts = {r.claim.id: (r.instances, r.violated, r.undecided) for r in REPORT.results}
+def test_verdicts_and_counts(report):
+    counts = {r.claim.id: (r.instances, r.violated, r.undecided) for r in report.results}
     assert counts == {"004.thm4.i": (20, 0, 0), "004.thm4.ii": (28, 3, 0),
                       "004.lemma1": (40, 35, 0), "004.prop3": (20, 16, 0),
                       "004.lemma5": (12, 7, 0), "004.lemma8": (29, 0, 0),
                       "004.lemma8.hypothesis_is_pure": (29, 0, 0),
                       "004.lemma8.pointwise": (29, 0, 0)}
-    for result in REPORT.results:
+    for result in report.results:
         if result.violated:
             json.dumps(result.first_counterexample)        # a JSON-ready counterexample
 
 
-def test_thm4_ii_calibration_fails_for_large_eps_reverified():
-    result = REPORT.result("004.thm4.ii")
+def test_thm4_ii_calibration_fails_for_large_eps_reverified(report):
+    result = report.result("004.thm4.ii")
     assert [v.split(":")[0] for v in result.violations] == [
         "ε_c = 10, δ_c = 9/10", "ε_c = 20, δ_c = 1/2", "ε_c = 20, δ_c = 9/10"]
     for eps, delta in ((10, Q(9, 10)), (20, Q(1, 2)), (20, Q(9, 10))):
@@ -63,8 +67,8 @@ def test_thm4_ii_calibration_fails_for_large_eps_reverified():
         assert excess > MP.mpf(delta.numerator) / delta.denominator
 
 
-def test_lemma1_counterexample_reverified_by_quadrature_of_the_process():
-    result = REPORT.result("004.lemma1")
+def test_lemma1_counterexample_reverified_by_quadrature_of_the_process(report):
+    result = report.result("004.lemma1")
     data = result.first_counterexample
     rho, q1, q2 = (Q(data[k]) for k in ("rho", "q1", "q2"))
     var1, eta = _mp(data["latent_variance"]), _mp(data["eta"])
@@ -77,7 +81,7 @@ def test_lemma1_counterexample_reverified_by_quadrature_of_the_process():
                       * _phi((q2 - r * z) / MP.sqrt(1 - r * r)),
                       [-MP.inf, q1])
     assert abs(true_cdf - printed) > MP.mpf("0.1")
-    assert REPORT.result("004.lemma1").violations[0].startswith("A increasing (i)")
+    assert report.result("004.lemma1").violations[0].startswith("A increasing (i)")
     decreasing = [i for i in gc.lemma1_instances() if not i.params["increasing"]]
     assert all(gc.lemma1_check()(i).violated for i in decreasing)
     standard = [i for i in gc.lemma1_instances() if i.params["increasing"]
@@ -111,8 +115,8 @@ def test_prop3_counterexample_reverified_from_densities():
     assert abs(true_plrv - printed) > 100
 
 
-def test_thm4_i_holds_exactly_and_its_mutants_are_certified():
-    assert REPORT.result("004.thm4.i").holds
+def test_thm4_i_holds_exactly_and_its_mutants_are_certified(report):
+    assert report.result("004.thm4.i").holds
     latent = gc.latents()[1]
     law, used = (latent.etas[1], latent.variance), (Q(0), latent.variance)
     t, first, second = gc.margin_witness(law, used)
@@ -120,8 +124,8 @@ def test_thm4_i_holds_exactly_and_its_mutants_are_certified():
                - _phi(_mp(t) / MP.sqrt(_mp(used[1])))) > MP.mpf("0.01")
 
 
-def test_lemma5_counterexample_reverified_by_every_deterministic_attack():
-    result = REPORT.result("004.lemma5")
+def test_lemma5_counterexample_reverified_by_every_deterministic_attack(report):
+    result = report.result("004.lemma5")
     model = parse_dcp_model(json.loads(json.dumps(result.first_counterexample)))
     kernels = list(model.mechanisms.values())
     truth, prod = true_joint(model, kernels), product_of_effective(model, kernels)

@@ -273,10 +273,9 @@ def test_model_file_errors_carry_json_paths(patch, path):
 # ---- claims -----------------------------------------------------------------------------------
 
 
-def test_claims_of_paper_004_run_and_report_honestly():
+def test_claims_of_paper_004_run_and_report_honestly(claim_results):
     from pufferfish.proofs_check.registry import claims_for
-    from pufferfish.proofs_check.runner import run_claims
-    report = {r.claim.id: r for r in run_claims(claims_for(paper="004")).results}
+    report = {r.claim.id: r for r in claim_results(claims_for(paper="004")).results}
     assert all(r.errors == 0 and r.instances > 0 for r in report.values())
     for holds in ("004.thm1.i", "004.thm1.ii", "004.thm3.i", "004.prop1.invertible",
                   "004.lemma4", "004.lemma7"):

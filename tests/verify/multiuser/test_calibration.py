@@ -157,14 +157,13 @@ def test_log_budget_refused():
         calibrate(paper_value_model(), "ab", parse_budget("0"))
 
 
-def test_claims_of_paper_001():
+def test_claims_of_paper_001(claim_results):
     """Every claim runs; the statements refuted on the generated instances are exactly the
     proof step of Lemma 2 (condition (20) at θ21) and the printed statements of Appendix A that
     differ from the exact values (Table 5, Example 1's "Δ*(2) = Δ*(3) = Δ*(4)", Lemma 3 read
     over the support points)."""
     from pufferfish.proofs_check.registry import claims_for
-    from pufferfish.proofs_check.runner import run_claims
-    report = run_claims(claims_for(paper="001"))
+    report = claim_results(claims_for(paper="001"))
     results = {r.claim.id: r for r in report.results}
     assert all(r.errors == 0 for r in results.values())
     violated = {cid for cid, r in results.items() if r.violated}

@@ -158,13 +158,12 @@ def test_postprocess_commands(capsys, tmp_path):
     assert code == 2
 
 
-def test_theorem_5_second_part_is_reported_violated_with_counterexamples():
+def test_theorem_5_second_part_is_reported_violated_with_counterexamples(claim_results):
     from pufferfish.proofs_check.registry import claims_for
-    from pufferfish.proofs_check.runner import run_claims
 
-    report = run_claims(claims_for(claim_id="000.thm5.mixed_not_invariant"))
+    report = claim_results(claims_for(claim_id="000.thm5.mixed_not_invariant"))
     result = report.results[0]
     assert not report.holds and result.violated == result.instances > 0
     assert "M_hat" in result.first_counterexample["mechanisms"]
-    assert run_claims(claims_for(claim_id="000.thm5.one_hot_invariant")).holds
-    assert run_claims(claims_for(claim_id="000.thm5.every_constraint_invariant")).holds
+    assert claim_results(claims_for(claim_id="000.thm5.one_hot_invariant")).holds
+    assert claim_results(claims_for(claim_id="000.thm5.every_constraint_invariant")).holds

@@ -175,11 +175,10 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
-def test_claims_of_section_4(claim_id):
+def test_claims_of_section_4(claim_id, claim_results):
     from pufferfish.proofs_check.registry import all_claims
-    from pufferfish.proofs_check.runner import run_claim
     claim = next(c for c in all_claims() if c.id == claim_id)
-    result = run_claim(claim)
+    result = claim_results([claim]).results[0]
     assert result.errors == 0, result.first_error
     assert result.status == EXPECTED[claim_id], result.first_violation
     if result.violated:
