@@ -223,6 +223,7 @@ class NoiseLevels:
         self.wide = self.low <= self.offset and self.high >= self.offset + self.n
         self.weights = packed_weights(statistic)
         self.reversed = [{x: max(w.values()) - c for x, c in w.items()} for w in self.weights]
+        self._kernel: tuple = (None, None)
         self.priors: list[_Prior] = []
         self.pairs: list[_Pair] = []
         self.skipped: list[tuple[str, str, str]] = []
@@ -414,31 +415,33 @@ class NoiseLevels:
         n, p, q = self.n, alpha.numerator, alpha.denominator
         L, H = self.low - self.offset, self.high - self.offset
         if L == H:   # one output: its probability is the secret's mass
-            return [(self.low, int(law(1)) if law.degree() >= 0 else 0, 1)]
+            return [(self.low, law(1) if law.degree() >= 0 else fmpz(0), fmpz(1))]
         if p:
-            powers = [fmpz(1)]
-            for _ in range(n):
-                powers.append(powers[-1] * p)
-            cofactors = [fmpz(1)]
-            for _ in range(n):
-                cofactors.append(cofactors[-1] * q)
-            kernel = [powers[abs(d)] * cofactors[n - abs(d)] for d in range(-n, n + 1)]
-            product = (law * fmpz_poly(kernel)).coeffs() if law.degree() >= 0 else []
+            if self._kernel[0] != alpha:     # Σ_{|d|<=n} p^{|d|} q^{n−|d|} z^{d+n}, once per α
+                powers, cofactors = [fmpz(1)], [fmpz(1)]
+                for _ in range(n):
+                    powers.append(powers[-1] * p)
+                    cofactors.append(cofactors[-1] * q)
+                self._kernel = (alpha, fmpz_poly([powers[abs(d)] * cofactors[n - abs(d)]
+                                                  for d in range(-n, n + 1)]))
+            product = (law * self._kernel[1]).coeffs() if law.degree() >= 0 else []
         else:   # no noise: the kernel is z^n
             product = [fmpz(0)] * n + law.coeffs()
 
-        def at(k: int) -> int:
-            return int(product[k + n]) if k + n < len(product) else 0
+        zero, one = fmpz(0), fmpz(1)
+
+        def at(k: int) -> fmpz:
+            return product[k + n] if k + n < len(product) else zero
 
         if self.wide:   # every output beyond [0, n] has the ratio of 0 or n
-            return [(k + self.offset, at(k), 1) for k in range(n + 1)]
+            return [(k + self.offset, at(k), one) for k in range(n + 1)]
         out = []
         if L + 1 <= H - 1:   # interior outputs, each beyond [0, n] read at 0 or n
             first, last = min(max(L + 1, 0), n), max(min(H - 1, n), 0)
-            out = [(min(max(k, L + 1), H - 1) + self.offset, at(k), 1)
+            out = [(min(max(k, L + 1), H - 1) + self.offset, at(k), one)
                    for k in range(first, last + 1)]
         for end, value in ((L, clamped_below(law, L, alpha)), (H, clamped_above(law, H, alpha))):
-            out.append((end + self.offset, int(value.p), int(value.q)))
+            out.append((end + self.offset, value.p, value.q))
         return out
 
     def _pair_outputs(self, record: _Prior, pair: _Pair, alpha: Fraction) -> tuple:
@@ -446,16 +449,16 @@ class NoiseLevels:
         m1, m2 = record.masses[pair.first.name], record.masses[pair.second.name]
         o1 = self._outputs(record.polys[pair.first.name], alpha)
         o2 = self._outputs(record.polys[pair.second.name], alpha)
-        m1, m2 = int(m1), int(m2)
-        best = None   # (numerator, denominator, direction, output)
+        best = None   # (ratio, direction, output)
         for (output, a, da), (_, b, db) in zip(o1, o2):
             for direction, num, den in ((0, a * db * m2, b * da * m1), (1, b * da * m1, a * db * m2)):
-                if num and (best is None or num * best[1] > best[0] * den):
-                    best = (num, den, direction, output)
+                if num:
+                    ratio = Quotient(num, den)
+                    if best is None or best[0] < ratio:
+                        best = (ratio, direction, output)
         if best is None:
             return Quotient(0, 1), Quotient(0, 1), 0, self.low
-        ratio = Quotient(best[0], best[1])
-        return ratio, ratio, best[2], best[3]
+        return best[0], best[0], best[1], best[2]
 
     def _fixed_point_outputs(self, record: _Prior, pair: _Pair, alpha: arb, scale: Fraction,
                              bits: int) -> list:
