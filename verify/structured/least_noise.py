@@ -155,6 +155,49 @@ class LeastNoise(Explained):
         return "\n".join(lines + list(self.notes))
 
 
+@dataclass(frozen=True, repr=False)
+class LeastNoiseReport(Explained):
+    """The least geometric noise and the least Laplace scale of one query on one model (either
+    may be ``None`` when not asked for), with the pairs the model's priors leave unconstrained."""
+
+    query: str
+    geometric: LeastNoise | None
+    laplace: LeastNoise | None
+    skipped: tuple[tuple[str, str, str], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"query": self.query,
+                "geometric": None if self.geometric is None else self.geometric.to_dict(),
+                "laplace": None if self.laplace is None else self.laplace.to_dict(),
+                "skipped": [{"pair": p, "prior": q, "reason": r} for p, q, r in self.skipped]}
+
+    def explain(self) -> str:
+        parts = [r.explain() for r in (self.geometric, self.laplace) if r is not None]
+        return f"least noise of {self.query}:\n" + "\n".join("  " + line for part in parts
+                                                         for line in part.splitlines())
+
+
+def least_noise(model, epsilon: Budget | str, query="sum", *, attributes=None, value: object = 1,
+                low: int | None = None, high: int | None = None, noise: str = "both",
+                tolerance: Fraction | str = Fraction(1, 1000),
+                ends_only: bool = False) -> LeastNoiseReport:
+    """Both searches on one :class:`NoiseLevels` of ``query`` (``"sum"``, ``"count"`` or a
+    :class:`~pufferfish.models.mechanisms.Query`; ``attributes``, ``value``: what it reads and
+    counts) on ``model``; ``noise``: ``"geometric"``, ``"laplace"`` or ``"both"``."""
+    if noise not in ("geometric", "laplace", "both"):
+        raise ModelError(f"unknown noise {noise!r}; use geometric, laplace or both", "noise")
+    levels = NoiseLevels(model, query, attributes=attributes, value=value, low=low, high=high,
+                         ends_only=ends_only)
+    name = levels.query.kind if isinstance(query, str) else getattr(query, "kind", str(query))
+    if levels.query.attribute_names != tuple(model.universe.attributes):
+        name += f" of {', '.join(levels.query.attribute_names)}"
+    geometric = (least_geometric_noise(levels, epsilon, tolerance=tolerance)
+                 if noise in ("geometric", "both") else None)
+    laplace = (least_laplace_scale(levels, epsilon, tolerance=tolerance)
+               if noise in ("laplace", "both") else None)
+    return LeastNoiseReport(name, geometric, laplace, tuple(levels.skipped))
+
+
 def least_geometric_noise(levels: NoiseLevels, epsilon: Budget | str, *,
                           tolerance: Fraction | str = Fraction(1, 1000), max_steps: int = 60,
                           progress: Callable[[str], None] | None = None) -> LeastNoise:
@@ -350,5 +393,6 @@ def _estimate(default: float, probes: list[Probe], ok: Probe | None, fail: Probe
     return default
 
 
-__all__ = ["LeastNoise", "Probe", "least_geometric_noise", "least_laplace_scale",
+__all__ = ["LeastNoise", "LeastNoiseReport", "Probe", "least_noise", "least_geometric_noise",
+           "least_laplace_scale",
            "geometric_scale", "simplest_between", "MAX_BITS"]
