@@ -76,13 +76,16 @@ def _list(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.errors import ModelError
     from pufferfish.models.numbers import exact
+    from pufferfish.verify.numerics.certified import budget_float
     from pufferfish.verify.structured.mqm_price import (QUERIES, check_price_size, mqm_price,
                                                         price_steps)
 
     lengths = _integers(args.lengths, "--lengths")
     epsilons = _list(args.epsilons)
     for e in epsilons:
-        parse_epsilon(e, "--epsilons")
+        budget = parse_epsilon(e, "--epsilons")
+        if budget.infinite or budget_float(budget) <= 0:
+            raise ModelError(f"each budget must be finite and > 0, got {e}", "--epsilons")
     lows = _list(args.lows)
     for low in lows:
         value = exact(low, "--lows")
