@@ -12,4 +12,11 @@ exponent of ``z`` carries the statistic), exactly, without listing the datasets.
   the polynomial sum-product that gives ``Pr[s ∧ statistic = k | θ]`` for every secret;
 * :mod:`~pufferfish.verify.structured.audit` — Pufferfish level, leakage and joint release from
   those laws, and the decision whether an audit can take this path.
+* :mod:`~pufferfish.verify.structured.noise_level` (with
+  :mod:`~pufferfish.verify.structured.noise_tools`) — the level of a sum or count with geometric or
+  Laplace noise as a function of the noise;
+* :mod:`~pufferfish.verify.structured.least_noise` — the least such noise, as a certified bracket;
+* :mod:`~pufferfish.verify.structured.mqm_price` — the least scale beside the Markov Quilt
+  Mechanism's and the Wasserstein mechanism's on the chains of Wang et al., §5
+  (``pufferfish mqm-price``).
 """
