@@ -216,7 +216,7 @@ def least_geometric_noise(levels: NoiseLevels, epsilon: Budget | str, *,
                        fail, ok if ok is not None else Fraction(1))
 
     return _search("geometric", levels, budget, evaluate, choose, geometric_scale, Fraction(0),
-                   _tolerance(tolerance), max_steps, progress)
+                   _tolerance(tolerance), max_steps, progress, levels.monotone)
 
 
 def least_laplace_scale(levels: NoiseLevels, epsilon: Budget | str, *,
@@ -229,7 +229,7 @@ def least_laplace_scale(levels: NoiseLevels, epsilon: Budget | str, *,
 
     def evaluate(scale: Fraction) -> NoiseLevel:
         if not scale:
-            return levels.geometric(Fraction(0))   # Lap(0): the query itself
+            return levels.noiseless()              # Lap(0): the query itself
         precision = bits
         while True:
             level = levels.laplace(scale, precision)
@@ -242,8 +242,9 @@ def least_laplace_scale(levels: NoiseLevels, epsilon: Budget | str, *,
         return _inside(Fraction(target * (1 - width / 8)), Fraction(target * (1 + width / 8)),
                        fail, ok if ok is not None else Fraction(math.ceil(target * 4) + 1))
 
-    return _search("laplace", levels, budget, evaluate, choose, lambda b: (float_down(b), float_up(b)),
-                   Fraction(0), _tolerance(tolerance), max_steps, progress)
+    return _search("laplace", levels, budget, evaluate, choose,
+                   lambda b: (float_down(b), float_up(b)), Fraction(0), _tolerance(tolerance),
+                   max_steps, progress, True)
 
 
 def _inside(low: Fraction, high: Fraction, fail: Fraction | None, ok: Fraction) -> Fraction:
@@ -286,7 +287,8 @@ def _verdict(level: NoiseLevel, budget: Budget, ends_only: bool) -> str:
 
 
 def _search(noise: str, levels: NoiseLevels, budget: Budget, evaluate, choose, scale_of,
-            none: Fraction, tolerance: Fraction, max_steps: int, progress) -> LeastNoise:
+            none: Fraction, tolerance: Fraction, max_steps: int, progress,
+            monotone: bool) -> LeastNoise:
     start = time.perf_counter()
     eps = budget_float(budget)
     probes: list[Probe] = []
@@ -316,7 +318,7 @@ def _search(noise: str, levels: NoiseLevels, budget: Budget, evaluate, choose, s
                          "of each pair, so the least scale is at least fail")
         return LeastNoise(noise, budget, None if ok is None else ok.level,
                           None if fail is None else fail.level, (low, high),
-                          least and not levels.ends_only and levels.monotone, levels.ends_only,
+                          least and not levels.ends_only and monotone, levels.ends_only,
                           tuple(probes), time.perf_counter() - start, tuple(notes))
 
     if levels.vacuous:

@@ -350,6 +350,19 @@ class NoiseLevels:
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("laplace", scale, best, False, unbounded)
 
+    def noiseless(self) -> NoiseLevel:
+        """The exact level of the query itself, unclamped (the limit of Laplace noise as
+        ``b → 0``; :meth:`geometric` at ``α = 0`` is the clamped query)."""
+        if self.wide or self.ends_only:
+            level = self.geometric(Fraction(0))
+            return NoiseLevel("laplace", Fraction(0), level.ratio_lower, level.ratio_upper,
+                              level.witness, level.exact, level.vacuous)
+        best = []
+        for pair in self.pairs:
+            found = self._pair_outputs(self._record(pair.prior), pair, Fraction(0), True)
+            best.append((found[0], found[1], pair, found[2], found[3]))
+        return self._combine("laplace", Fraction(0), best, True, False)
+
     def _record(self, name: str) -> _Prior:
         return next(r for r in self.priors if r.name == name)
 
@@ -409,12 +422,14 @@ class NoiseLevels:
         return NoiseLevel(noise, parameter, lower, upper, witness, exact and not unbounded)
 
     # -- every output of one pair --------------------------------------------------------------
-    def _outputs(self, law: fmpz_poly, alpha: Fraction) -> list[tuple[int, int, int]]:
+    def _outputs(self, law: fmpz_poly, alpha: Fraction,
+                 unclamped: bool = False) -> list[tuple[int, int, int]]:
         """``[(output, numerator, denominator)]``: ``Pr[ω | s]`` up to a factor common to all
         secrets at each output, exactly."""
         n, p, q = self.n, alpha.numerator, alpha.denominator
         L, H = self.low - self.offset, self.high - self.offset
-        if L == H:   # one output: its probability is the secret's mass
+        wide = self.wide or unclamped
+        if L == H and not wide:   # one output: its probability is the secret's mass
             return [(self.low, law(1) if law.degree() >= 0 else fmpz(0), fmpz(1))]
         if p:
             if self._kernel[0] != alpha:     # Σ_{|d|<=n} p^{|d|} q^{n−|d|} z^{d+n}, once per α
@@ -433,7 +448,7 @@ class NoiseLevels:
         def at(k: int) -> fmpz:
             return product[k + n] if k + n < len(product) else zero
 
-        if self.wide:   # every output beyond [0, n] has the ratio of 0 or n
+        if wide:   # every output beyond [0, n] has the ratio of 0 or n
             return [(k + self.offset, at(k), one) for k in range(n + 1)]
         out = []
         if L + 1 <= H - 1:   # interior outputs, each beyond [0, n] read at 0 or n
@@ -444,11 +459,12 @@ class NoiseLevels:
             out.append((end + self.offset, value.p, value.q))
         return out
 
-    def _pair_outputs(self, record: _Prior, pair: _Pair, alpha: Fraction) -> tuple:
+    def _pair_outputs(self, record: _Prior, pair: _Pair, alpha: Fraction,
+                      unclamped: bool = False) -> tuple:
         """``(ratio, direction, output)`` of the worst output of both directions, exactly."""
         m1, m2 = record.masses[pair.first.name], record.masses[pair.second.name]
-        o1 = self._outputs(record.polys[pair.first.name], alpha)
-        o2 = self._outputs(record.polys[pair.second.name], alpha)
+        o1 = self._outputs(record.polys[pair.first.name], alpha, unclamped)
+        o2 = self._outputs(record.polys[pair.second.name], alpha, unclamped)
         best = None   # (ratio, direction, output)
         for (output, a, da), (_, b, db) in zip(o1, o2):
             for direction, num, den in ((0, a * db * m2, b * da * m1), (1, b * da * m1, a * db * m2)):

@@ -310,3 +310,14 @@ def test_simplest_between_and_the_scale_of_alpha():
     assert low <= -1 / math.log(0.9) <= high and high - low < 1e-12
     assert geometric_scale(Q(0)) == (0.0, 0.0)
     assert INFINITY == math.inf
+
+
+def test_the_laplace_scale_ignores_the_geometric_clamp():
+    model = chain_model(6, "4/5", "3/5")
+    narrow = NoiseLevels(model, "sum", low=1, high=4)
+    assert not narrow.monotone
+    cut = least_laplace_scale(narrow, "1", tolerance="1/100")
+    whole = least_laplace_scale(NoiseLevels(model, "sum"), "1", tolerance="1/100")
+    assert cut.least and whole.least
+    assert (cut.fail.parameter, cut.ok.parameter) == (whole.fail.parameter, whole.ok.parameter)
+    assert narrow.noiseless().ratio_upper == NoiseLevels(model, "sum").geometric(0).ratio_upper
