@@ -101,8 +101,9 @@ def price_query(kind: str, universe: Universe) -> Query:
 @dataclass(frozen=True)
 class LeastCell:
     """The least scale of one query over the corners: Laplace ``(fail, ok]`` (``ok`` ``None``
-    for an ends-only lower bound), the geometric bracket when computed, ``W`` and the corner that
-    needs the most noise."""
+    for an ends-only lower bound), the geometric bracket when computed, ``W``, the corner that
+    needs the most noise, and per corner its Laplace bracket and how many of its secret pairs
+    are not in likelihood-ratio order (read at every output; ``None`` for ends-only levels)."""
 
     fail: Fraction | None
     ok: Fraction | None
@@ -111,6 +112,7 @@ class LeastCell:
     worst: str
     lower_bound_only: bool
     seconds: float
+    corners: dict = field(default_factory=dict)   # name -> (fail, ok, pairs out of order)
 
     def to_dict(self) -> dict:
         g = self.geometric
@@ -119,7 +121,9 @@ class LeastCell:
                     "alpha_fail": _text(g[0]), "alpha_ok": _text(g[1]),
                     "scale": {"lower": g[2], "upper": g[3]}},
                 "w_infinity": self.w, "worst_corner": self.worst,
-                "lower_bound_only": self.lower_bound_only, "seconds": round(self.seconds, 2)}
+                "lower_bound_only": self.lower_bound_only, "seconds": round(self.seconds, 2),
+                "corners": {name: {"fail": _text(f), "ok": _text(o), "pairs_out_of_order": u}
+                            for name, (f, o, u) in self.corners.items()}}
 
     @classmethod
     def from_dict(cls, data: dict) -> "LeastCell":
@@ -128,7 +132,9 @@ class LeastCell:
                    None if g is None else (_read(g["alpha_fail"]), _read(g["alpha_ok"]),
                                            g["scale"]["lower"], g["scale"]["upper"]),
                    data["w_infinity"], data["worst_corner"], data["lower_bound_only"],
-                   data["seconds"])
+                   data["seconds"],
+                   {name: (_read(c["fail"]), _read(c["ok"]), c["pairs_out_of_order"])
+                    for name, c in data.get("corners", {}).items()})
 
     def text(self) -> str:
         if self.fail is None and self.ok is None:
@@ -368,6 +374,7 @@ def _least(T: int, corners, query: str, budgets, tolerance, exact_up_to: int, en
         model = corner_model(T, p0, p1)
         levels = NoiseLevels(model, price_query(query, model.universe), ends_only=ends_only)
         w = None if ends_only else levels.w_infinity()[0]
+        unordered = None if ends_only else sum(p.order is None for p in levels.pairs)
         name = f"({fraction_str(p0)}, {fraction_str(p1)})"
         for budget in budgets:
             if progress:
@@ -378,7 +385,8 @@ def _least(T: int, corners, query: str, budgets, tolerance, exact_up_to: int, en
                 g = least_geometric_noise(levels, budget, tolerance=tolerance)
                 geo = (None if g.fail is None else g.fail.parameter,
                        None if g.ok is None else g.ok.parameter, g.scale[0], g.scale[1])
-            found[budget.text].append((laplace, geo, w, name, time.perf_counter() - start))
+            found[budget.text].append((laplace, geo, w, name, time.perf_counter() - start,
+                                       unordered))
             start = time.perf_counter()
     out = {}
     for text, results in found.items():
@@ -392,8 +400,11 @@ def _least(T: int, corners, query: str, budgets, tolerance, exact_up_to: int, en
                    max((r[1][2] or 0.0) for r in results), max((r[1][3] or 0.0) for r in results))
         w = None if ends_only else max(r[2] for r in results)
         fail = top([r[0].fail.parameter if r[0].fail else None for r in results])
+        corners = {r[3]: (r[0].fail.parameter if r[0].fail else None,
+                          None if ends_only or r[0].ok is None else r[0].ok.parameter, r[5])
+                   for r in results}
         out[text] = LeastCell(fail, ok, geo, w, worst[3], ends_only,
-                              sum(r[4] for r in results))
+                              sum(r[4] for r in results), corners)
     return out
 
 
@@ -403,22 +414,25 @@ def _key(value: Fraction | None):
 
 def plot_mqm_price(table: MQMPriceTable, path=None):
     """The table as a figure (a :class:`matplotlib.figure.Figure`, written to ``path`` when
-    given): one panel per budget, the scales against ℓ on a log axis, one line per method and
-    length; the least scales as their certified brackets (a lower bound drawn as ▲).
+    given): one panel per budget, the scales against ℓ on a log axis, one colour per method and
+    one line style per length; a least scale is drawn at the private end of its bracket, and an
+    ends-only lower bound as ▲.
 
     >>> figure = plot_mqm_price(mqm_price(lengths=[8], epsilons=["1"], lows=["1/4", "2/5"],
     ...                                    tolerance="1/50"))
     >>> len(figure.axes)
     1
     """
+    from matplotlib.lines import Line2D
+
     from pufferfish.verify.plotting import finish, new_figure
 
     epsilons = list(dict.fromkeys(r.epsilon for r in table.rows))
     lengths = sorted({r.length for r in table.rows})
-    figure = new_figure((4.2 * len(epsilons), 4.0))
-    styles = {"MQMApprox": ("tab:red", "s"), "MQMExact": ("tab:orange", "D"),
-              "W/ε sum": ("tab:green", "v"), "least sum": ("tab:blue", "o"),
-              "least count": ("tab:purple", "^")}
+    figure = new_figure((4.2 * len(epsilons), 4.8))
+    styles = {"MQMApprox σ": ("tab:red", "s"), "MQMExact σ": ("tab:orange", "D"),
+              "W/ε (sum)": ("tab:green", "v"), "least b (sum)": ("tab:blue", "o"),
+              "least b (count)": ("tab:purple", "x")}
     dashes = ["-", "--", ":", "-."]
     for k, eps in enumerate(epsilons):
         axis = figure.add_subplot(1, len(epsilons), k + 1)
@@ -426,35 +440,42 @@ def plot_mqm_price(table: MQMPriceTable, path=None):
             rows = sorted((r for r in table.rows if r.epsilon == eps and r.length == T),
                           key=lambda r: r.low)
             x = [float(r.low) for r in rows]
-            series = {"MQMApprox": [r.mqm_approx[1] for r in rows],
-                      "MQMExact": [r.mqm_exact[1] for r in rows],
-                      "W/ε sum": [r.wasserstein("sum") for r in rows]}
-            for query in ("sum", "count"):
-                series[f"least {query}"] = [_plotted(r.cells.get(query)) for r in rows]
+            series = {"MQMApprox σ": [r.mqm_approx[1] for r in rows],
+                      "MQMExact σ": [r.mqm_exact[1] for r in rows],
+                      "W/ε (sum)": [r.wasserstein("sum") for r in rows],
+                      "least b (sum)": [_plotted(r.cells.get("sum")) for r in rows],
+                      "least b (count)": [_plotted(r.cells.get("count")) for r in rows]}
             for name, values in series.items():
                 colour, marker = styles[name]
                 points = [(a, b) for a, b in zip(x, values) if b is not None and b > 0]
-                if not points:
-                    continue
-                label = f"{name}, T = {T:,}" if k == 0 else None
-                axis.plot(*zip(*points), color=colour, marker=marker, linestyle=dashes[j % 4],
-                          markersize=4, label=label)
+                if points:
+                    axis.plot(*zip(*points), color=colour, marker=marker, markersize=4,
+                              linestyle=dashes[j % 4], linewidth=1)
             for query in ("sum", "count"):      # lower bounds only: upward triangles
                 bounds = [(a, float(c.fail)) for a, c in zip(x, (r.cells.get(query)
                                                                   for r in rows))
                           if c is not None and c.ok is None and c.fail]
                 if bounds:
-                    axis.scatter(*zip(*bounds), marker="^", color=styles[f"least {query}"][0],
-                                 s=30, zorder=3)
+                    axis.scatter(*zip(*bounds), marker="^", s=28, zorder=3, facecolors="none",
+                                 edgecolors=styles[f"least b ({query})"][0])
         axis.set_yscale("log")
         axis.set_xlabel("ℓ (Θ = [ℓ, 1 − ℓ])")
         axis.set_title(f"ε = {eps}")
         if k == 0:
             axis.set_ylabel("Laplace scale")
-            axis.legend(fontsize=6)
-    figure.suptitle("The price of the Markov Quilt Mechanism (Wang et al. §5 chains; ▲: lower "
-                    "bound of the least scale)", fontsize=9)
-    return finish(figure, path, tight=True)
+            handles = [Line2D([], [], color=c, marker=m, markersize=4, label=name)
+                       for name, (c, m) in styles.items()]
+            handles += [Line2D([], [], color="gray", linestyle=dashes[j % 4], label=f"T = {T:,}")
+                        for j, T in enumerate(lengths)]
+            handles.append(Line2D([], [], color="gray", marker="^", linestyle="none",
+                                  markerfacecolor="none", label="lower bound (ends only)"))
+            figure.legend(handles=handles, fontsize=7, loc="lower center",
+                          ncol=min(len(handles), 5))
+    figure.suptitle("The price of the Markov Quilt Mechanism on the chains of Wang et al. §5 "
+                    "(MQM: any 1-Lipschitz query; least b, W/ε: that query, corner chains)",
+                    fontsize=8)
+    figure.tight_layout(rect=(0, 0.13, 1, 0.97))
+    return finish(figure, path)
 
 
 def _plotted(cell: LeastCell | None) -> float | None:
