@@ -156,3 +156,34 @@ def test_mqm_exact_of_the_corners_is_the_library_call():
     row = mqm_price(lengths=[20], epsilons=["1"], lows=["1/4"], tolerance="1/20",
                     geometric=False).rows[0]
     assert row.mqm_exact == tuple(sigma)
+
+
+def test_the_pages_reading_holds_on_its_table():
+    table = page_table()
+    rows = table.rows
+    by = {(r.length, r.epsilon, r.low): r for r in rows}
+    tolerance = Fraction(table.settings["tolerance"])
+    for r in rows:
+        sum_cell, count_cell = r.sum, r.count
+        if sum_cell.ok is not None:                       # laws built
+            assert 1.5 <= r.mqm_exact[1] / float(sum_cell.ok) <= 5
+            assert 1 <= r.wasserstein("sum") / float(sum_cell.ok) <= 1.6
+            assert count_cell.ok <= sum_cell.ok * (1 + tolerance)
+            for name, (_, _, unordered) in sum_cell.corners.items():
+                p0, p1 = (Fraction(x) for x in name.strip("()").split(", "))
+                assert (unordered > 0) == (p0 == p1 < Fraction(1, 2))
+                assert unordered <= 10
+        assert 1.5 <= r.mqm_approx[1] / r.mqm_exact[1] <= 4.5
+        assert by[(100, r.epsilon, r.low)].mqm_exact == r.mqm_exact
+        assert by[(100, r.epsilon, r.low)].mqm_approx == r.mqm_approx
+        if r.length == 10_000:
+            thousand = by[(1000, r.epsilon, r.low)].sum
+            assert sum_cell.lower_bound_only and sum_cell.fail >= thousand.fail * (1 - tolerance)
+            assert sum_cell.fail < thousand.ok
+        if r.length == 1000:
+            hundred = by[(100, r.epsilon, r.low)].sum
+            assert hundred.ok == sum_cell.ok
+            assert abs(hundred.fail - sum_cell.fail) <= tolerance * sum_cell.ok
+    differing = {(r.length, r.low) for r in rows if r.count.ok is not None
+                 and r.count.ok != r.sum.ok}
+    assert differing <= {(100, Fraction(1, 10))}
