@@ -150,8 +150,10 @@ class LeastNoise(Explained):
         claim = ("the least private scale is in (fail, ok]" if self.least else
                  "ok is private, fail is not" if not self.lower_bound_only else
                  "the least private scale is at least fail (ends-only levels)")
-        lines = [f"{self.noise} noise, ε = {self.budget.text}: {name}_fail = {fail}, "
-                 f"{name}_ok = {ok}; scale b ∈ [{low}, {high}] ({claim})"]
+        upper = (f"{name}_ok = {ok}" if not self.lower_bound_only else
+                 f"the two ends are within ε from {ok}")
+        lines = [f"{self.noise} noise, ε = {self.budget.text}: {name}_fail = {fail}, {upper}; "
+                 f"scale b ∈ [{low}, {high}] ({claim})"]
         return "\n".join(lines + list(self.notes))
 
 
