@@ -459,7 +459,7 @@ def mqm_price(*, lengths: Sequence[int] = (100, 1000, 10_000),
 
 
 def plot_mqm_price(table, path: str | os.PathLike | None = None):
-    """The figure of a :func:`mqm_price` table (a :class:`matplotlib.figure.Figure`, written to
+    """The figure of a :func:`~pufferfish.api.mqm_price` table (a :class:`matplotlib.figure.Figure`, written to
     ``path`` when given; :func:`pufferfish.verify.structured.mqm_price.plot_mqm_price`).
 
     >>> figure = plot_mqm_price(mqm_price(lengths=[6], epsilons=["1"], lows=["1/4"],

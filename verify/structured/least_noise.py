@@ -2,8 +2,9 @@
 is a certified level comparison.
 
 For a model whose priors have a factored form (chains, product priors, Bayesian networks), its
-secret pairs, and a query ``S`` (a sum or a count), :class:`~pufferfish.verify.structured.
-noise_level.NoiseLevels` gives the level of ``S + Z`` at any noise:
+secret pairs, and a query ``S`` (a sum or a count),
+:class:`~pufferfish.verify.structured.noise_level.NoiseLevels` gives the level of ``S + Z`` at
+any noise:
 
 * **geometric** — ``Pr[Z = z] ∝ α^{|z|}`` clamped to ``[low, high]`` (default the range of ``S``):
   :func:`least_geometric_noise` searches rational α and reports ``α_fail < α_ok`` with the
