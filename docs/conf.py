@@ -31,7 +31,9 @@ extensions = [
 ]
 templates_path = ["_templates"]
 
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
+# price_of_mqm/ holds the files of ``pufferfish mqm-price --out``: its Markdown table is included
+# by price_of_mqm.md, not a page of its own.
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "price_of_mqm/*"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 
 html_theme = "alabaster"  # Sphinx's default theme: no further dependency

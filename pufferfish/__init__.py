@@ -13,7 +13,8 @@ line start without loading the library.
 """
 
 __all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level", "leakage",
-           "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region"]
+           "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region",
+           "least_noise", "mqm_price", "plot_mqm_price"]
 
 
 def __getattr__(name: str):

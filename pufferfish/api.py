@@ -36,7 +36,8 @@ from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes",
-           "design", "load_parametric", "symbolic_audit", "region", "nfc_region"]
+           "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
+           "mqm_price", "plot_mqm_price"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
 BudgetSource = str | int | Fraction | float
@@ -411,3 +412,63 @@ def nfc_region(model, epsilon: BudgetSource, *, mechanisms: Sequence[str] | None
                                parse_assignments(list(set)))
     return certified_nfc_region(model, budget(epsilon), list(mechanisms) if mechanisms else None,
                                 width, max_datasets)
+
+
+def least_noise(model: ModelSource, epsilon: BudgetSource, query: str = "sum", *,
+                attributes: Sequence[str] | None = None, value: object = 1,
+                low: int | None = None, high: int | None = None, noise: str = "both",
+                tolerance: Fraction | str = Fraction(1, 1000), ends_only: bool = False):
+    """The least noise that makes ``query`` (``"sum"`` or ``"count"`` of ``value``, over
+    ``attributes``, default all) ε-Pufferfish private against the model's priors and secret
+    pairs (:func:`pufferfish.verify.structured.least_noise.least_noise`): two-sided geometric
+    noise clamped to ``[low, high]`` (default the query's range; exact brackets
+    ``α_fail < α_ok``) and Laplace noise (certified brackets ``b_fail < b_ok``).  The priors must
+    have a factored form (chains, product priors, Bayesian networks).  ``result.laplace.least``
+    says that the least scale is proved to lie in ``(b_fail, b_ok]``.
+
+    >>> result = least_noise("quickstart.json", "1", tolerance="1/100")
+    >>> result.laplace.least, result.geometric.least
+    (True, True)
+    >>> float(result.laplace.fail.parameter) < 2.41 < float(result.laplace.ok.parameter)
+    True
+    """
+    from pufferfish.verify.structured.least_noise import least_noise as search
+
+    return search(load(model), budget(epsilon), query, attributes=attributes, value=value,
+                  low=low, high=high, noise=noise, tolerance=tolerance, ends_only=ends_only)
+
+
+def mqm_price(*, lengths: Sequence[int] = (100, 1000, 10_000),
+              epsilons: Sequence[BudgetSource] = ("1/2", "1", "2"),
+              lows: Sequence[object] = ("1/10", "1/4", "2/5"), tolerance: object = "1/1000",
+              exact_up_to: int = 1000, ends_up_to: int = 10_000, geometric: bool = True):
+    """The price of the Markov Quilt Mechanism on the chains of Wang et al., Privacy-Preserving
+    Analysis of Correlated Data, §5 (``pufferfish mqm-price``;
+    :func:`pufferfish.verify.structured.mqm_price.mqm_price`): MQMApprox and MQMExact σ, the
+    Wasserstein mechanism's ``W/ε`` and the certified least Laplace scale of the sum and of a
+    count, each with what it guarantees.  ``plot_mqm_price(table)`` draws it.
+
+    >>> table = mqm_price(lengths=[10], epsilons=["1"], lows=["1/4"], tolerance="1/50")
+    >>> row = table.rows[0]
+    >>> row.sum.ok < row.mqm_exact[1] and row.count.ok <= row.wasserstein("count")
+    True
+    """
+    from pufferfish.verify.structured.mqm_price import mqm_price as compute
+
+    return compute(lengths=lengths, epsilons=[budget(e).text for e in epsilons], lows=lows,
+                   tolerance=tolerance, exact_up_to=exact_up_to, ends_up_to=ends_up_to,
+                   geometric=geometric)
+
+
+def plot_mqm_price(table, path: str | os.PathLike | None = None):
+    """The figure of a :func:`~pufferfish.api.mqm_price` table (a :class:`matplotlib.figure.Figure`, written to
+    ``path`` when given; :func:`pufferfish.verify.structured.mqm_price.plot_mqm_price`).
+
+    >>> figure = plot_mqm_price(mqm_price(lengths=[6], epsilons=["1"], lows=["1/4"],
+    ...                                   tolerance="1/20"))
+    >>> figure.axes[0].get_title()
+    'ε = 1'
+    """
+    from pufferfish.verify.structured.mqm_price import plot_mqm_price as plot
+
+    return plot(table, path)

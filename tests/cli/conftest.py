@@ -67,6 +67,8 @@ def cases_on_examples(tmp):
         ("mqm-figures", ["mqm-figures", "--out", str(tmp / "mqm"), "--figure", "4",
                          "--repetitions", "2", "--length", "150", "--lengths", "120",
                          "--epsilons", "1"]),
+        ("mqm-price", ["mqm-price", "--lengths", "8", "--epsilons", "1", "--lows", "1/4",
+                       "--tolerance", "1/50", "--out", str(tmp / "price")]),
         ("wasserstein", ["wasserstein", ex("flu.json"), "--query", "sum", "--epsilon", "1"]),
         ("wasserstein", ["wasserstein", ex("wasserstein_chain.json"), "--query", "sum",
                          "--epsilon", "1/2", "--delta", "1/10"]),

@@ -68,6 +68,8 @@ CRASH_SITES = {
             "pufferfish.verify.quilts.scores.as_budget"),
     "mqm-figures": (["mqm-figures", "--out", "{tmp}/mqm", "--figure", "4"],
                     "pufferfish.proofs_check.paper_002.figures.make_figure4"),
+    "mqm-price": (["mqm-price", "--lengths", "6", "--epsilons", "1", "--lows", "1/4"],
+                  "pufferfish.verify.structured.mqm_price.mqm_price"),
     "wasserstein": (["wasserstein", ex("flu.json"), "--query", "sum", "--epsilon", "1"],
                     "pufferfish.verify.transport.report.wasserstein_report"),
     "multiuser": (["multiuser", ex("multiuser_bernoulli.json"), "--pairs", "PQ", "--epsilon",

@@ -14,5 +14,12 @@ exponent of ``z`` carries the statistic), exactly, without listing the datasets.
   as certified balls that screen outputs before exact comparisons);
 * :mod:`~pufferfish.verify.structured.audit` — Pufferfish level and leakage from those laws, and
   the decision whether an audit can take this path;
-* :mod:`~pufferfish.verify.structured.dp` — per-entry DP from sumsets of codes.
+* :mod:`~pufferfish.verify.structured.dp` — per-entry DP from sumsets of codes;
+* :mod:`~pufferfish.verify.structured.noise_level` (with
+  :mod:`~pufferfish.verify.structured.noise_tools`) — the level of a sum or count with geometric or
+  Laplace noise as a function of the noise;
+* :mod:`~pufferfish.verify.structured.least_noise` — the least such noise, as a certified bracket;
+* :mod:`~pufferfish.verify.structured.mqm_price` — the least scale beside the Markov Quilt
+  Mechanism's and the Wasserstein mechanism's on the chains of Wang et al., §5
+  (``pufferfish mqm-price``).
 """

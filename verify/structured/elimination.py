@@ -181,11 +181,15 @@ class JunctionTree:
         for a, b in edges:
             self.neighbours[a].append(b)
             self.neighbours[b].append(a)
+        holding: dict[int, list[int]] = {}   # variable -> the cliques holding it, in order
+        for k, clique in enumerate(self.cliques):
+            for v in clique:
+                holding.setdefault(v, []).append(k)
         home = {}
-        for k, clique in enumerate(self.cliques):  # the smallest clique containing each scope
-            for scope, _ in factors:
-                if set(scope) <= set(clique) and (scope not in home or
-                                                  len(clique) < len(self.cliques[home[scope]])):
+        for scope, _ in factors:  # the first of the smallest cliques containing each scope
+            for k in holding.get(scope[0], ()) if scope else range(len(self.cliques)):
+                if set(scope) <= set(self.cliques[k]) and (
+                        scope not in home or len(self.cliques[k]) < len(self.cliques[home[scope]])):
                     home[scope] = k
         assigned: list[list] = [[] for _ in self.cliques]
         for scope, table in factors:

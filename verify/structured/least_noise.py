@@ -1,0 +1,403 @@
+"""The least noise that makes a sum or a count ε-Pufferfish private, by a search whose every step
+is a certified level comparison.
+
+For a model whose priors have a factored form (chains, product priors, Bayesian networks), its
+secret pairs, and a query ``S`` (a sum or a count),
+:class:`~pufferfish.verify.structured.noise_level.NoiseLevels` gives the level of ``S + Z`` at
+any noise:
+
+* **geometric** — ``Pr[Z = z] ∝ α^{|z|}`` clamped to ``[low, high]`` (default the range of ``S``):
+  :func:`least_geometric_noise` searches rational α and reports ``α_fail < α_ok`` with the
+  level at ``α_ok`` proved ``<= ε`` and at ``α_fail`` proved ``> ε``, both *exact* (the level is the
+  log of a rational, decided by :func:`~pufferfish.verify.numerics.certified.compare_ratio`), and
+  the scale ``b = −1/log α`` of both as a certified interval;
+* **Laplace** — ``Z ~ Lap(b)``, real outputs: :func:`least_laplace_scale` searches rational ``b``
+  and reports ``b_fail < b_ok`` with the level at ``b_ok`` certified ``<= ε`` (upper end of the
+  enclosure) and at ``b_fail`` certified ``> ε`` (lower end).
+
+**What the bracket proves.**  The level is non-increasing in the noise (Laplace: always;
+geometric: when the clamp contains the range of ``S``; the decomposition of the larger noise as the
+smaller plus independent noise is in :mod:`~pufferfish.verify.structured.noise_level`), so the
+private noises form an up-ray and *the least private noise lies in* ``(fail, ok]``
+(``LeastNoise.least`` is true).  For a clamp narrower than the range no such argument is known and
+the result says only what it proves: ``ok`` is private, ``fail`` is not.  Either way the bracket
+is for this query, these secret pairs and these priors only — unlike the Markov Quilt Mechanism's
+σ or the Wasserstein mechanism's ``W/ε`` (Wang et al., Privacy-Preserving Analysis of Correlated
+Data, §3–4), which hold for any 1-Lipschitz query or against a whole class of priors.
+
+The same threshold governs both noises: at an integer output the Laplace density is the geometric
+law at ``α = e^{−1/b}`` up to a common factor, so with the default clamp the least Laplace scale
+is ``b* = −1/log α*`` for the least geometric ``α*`` (the two brackets overlap; a test checks it).
+
+**The search** works in ``u = log b``.  Floats only choose where to look: the level behaves like
+``K/b``, so from each evaluation ``b·level/ε`` estimates the threshold, and then a secant step on
+``(log b, log level)`` between the two ends of the bracket; each probe lands just beyond the
+estimate on the side that narrows the bracket, and the search stops when
+``b_ok/b_fail − 1 <= tolerance``.  Geometric probes use the rational with the smallest
+denominator near ``e^{−1/b}`` (small integers keep the exact arithmetic fast).  A Laplace level
+that its enclosure cannot separate from ε is recomputed at 4× the precision, up to 2048 bits,
+and is otherwise left undecided (never used as a bracket end).  With ``ends_only`` levels (a lower
+bound: only the two clamp ends of each pair read) ``fail`` is still certified while ``ok`` is only
+where the lower bound meets ε: the least noise is *at least* ``fail``.
+
+Cost: one :class:`NoiseLevels` build, then about 4 to 8 evaluations (a geometric one is two exact
+scalar sum-products over the tree, plus one polynomial product per secret of an unordered pair).
+
+>>> from pufferfish.api import load
+>>> levels = NoiseLevels(load("quickstart.json"), "sum")
+>>> result = least_laplace_scale(levels, "1", tolerance=Fraction(1, 100))
+>>> result.least, float(result.fail.parameter) < float(result.ok.parameter)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import fraction_str
+from pufferfish.verify.numerics.certified import Budget, budget_float, parse_budget
+from pufferfish.verify.numerics.intervals import (endpoints, float_down, float_up,
+                                                  interval_context, log_interval)
+from pufferfish.verify.report import Explained
+from pufferfish.verify.structured.noise_level import NoiseLevel, NoiseLevels
+
+MAX_BITS = 2048
+"""The most bits a Laplace level is recomputed at before it is left undecided."""
+
+
+def geometric_scale(alpha: Fraction) -> tuple[float, float]:
+    """Certified doubles ``lo <= −1/log α <= hi`` (the Laplace-equivalent scale of α; 0 at 0).
+
+    >>> lo, hi = geometric_scale(Fraction(1, 2))
+    >>> lo <= 1 / math.log(2) <= hi
+    True
+    """
+    if not alpha:
+        return 0.0, 0.0
+    context = interval_context(80)
+    low, high = endpoints(-1 / log_interval(context, alpha))
+    return float_down(low), float_up(high)
+
+
+def simplest_between(low: Fraction, high: Fraction) -> Fraction:
+    """The rational of smallest denominator in ``[low, high]`` (``0 <= low <= high``), by the
+    continued-fraction walk of the Stern–Brocot tree.
+
+    >>> simplest_between(Fraction(31, 100), Fraction(34, 100))
+    Fraction(1, 3)
+    """
+    if low > high:
+        raise ValueError("empty interval")
+    whole = math.floor(low)
+    if whole == low or whole + 1 <= high:
+        return Fraction(whole if whole == low else whole + 1)
+    rest = simplest_between(1 / (high - whole), 1 / (low - whole))
+    return whole + 1 / rest
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One evaluation of the search: the noise, its scale as a float, the level's verdict."""
+
+    parameter: Fraction
+    scale: float
+    verdict: str          # "ok", "fail" or "undecided"
+    level: NoiseLevel
+
+    def estimate(self) -> float | None:
+        """The level as a float for steering (the lower end of its enclosure), ``None`` when 0."""
+        ratio = self.level.ratio_lower
+        if ratio == math.inf:
+            return math.inf
+        return math.log(ratio) if ratio > 1 else None
+
+
+@dataclass(frozen=True, repr=False)
+class LeastNoise(Explained):
+    """The least noise of one kind: ``ok`` private, ``fail`` not (each a certified level; either
+    may be ``None``: no noise needed, or no noise suffices), the scales between them, and what the
+    bracket proves (``least``; ``lower_bound_only`` for an ends-only search)."""
+
+    noise: str
+    budget: Budget
+    ok: NoiseLevel | None
+    fail: NoiseLevel | None
+    scale: tuple[float | None, float | None]
+    least: bool
+    lower_bound_only: bool
+    probes: tuple[Probe, ...]
+    seconds: float
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        return {"noise": self.noise, "epsilon": self.budget.text,
+                "ok": None if self.ok is None else self.ok.to_dict(),
+                "fail": None if self.fail is None else self.fail.to_dict(),
+                "scale": {"lower": self.scale[0], "upper": self.scale[1], "certified": True},
+                "least": self.least, "lower_bound_only": self.lower_bound_only,
+                "evaluations": len(self.probes), "seconds": round(self.seconds, 3),
+                "notes": list(self.notes)}
+
+    def explain(self) -> str:
+        name = "α" if self.noise == "geometric" else "b"
+        ok = "none" if self.ok is None else fraction_str(self.ok.parameter)
+        fail = "none" if self.fail is None else fraction_str(self.fail.parameter)
+        low, high = (("?" if x is None else f"{x:.6g}") for x in self.scale)
+        claim = ("the least private scale is in (fail, ok]" if self.least else
+                 "ok is private, fail is not" if not self.lower_bound_only else
+                 "the least private scale is at least fail (ends-only levels)")
+        upper = (f"{name}_ok = {ok}" if not self.lower_bound_only else
+                 f"the two ends are within ε from {ok}")
+        lines = [f"{self.noise} noise, ε = {self.budget.text}: {name}_fail = {fail}, {upper}; "
+                 f"scale b ∈ [{low}, {high}] ({claim})"]
+        return "\n".join(lines + list(self.notes))
+
+
+@dataclass(frozen=True, repr=False)
+class LeastNoiseReport(Explained):
+    """The least geometric noise and the least Laplace scale of one query on one model (either
+    may be ``None`` when not asked for), with the pairs the model's priors leave unconstrained."""
+
+    query: str
+    geometric: LeastNoise | None
+    laplace: LeastNoise | None
+    skipped: tuple[tuple[str, str, str], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"query": self.query,
+                "geometric": None if self.geometric is None else self.geometric.to_dict(),
+                "laplace": None if self.laplace is None else self.laplace.to_dict(),
+                "skipped": [{"pair": p, "prior": q, "reason": r} for p, q, r in self.skipped]}
+
+    def explain(self) -> str:
+        parts = [r.explain() for r in (self.geometric, self.laplace) if r is not None]
+        return f"least noise of {self.query}:\n" + "\n".join("  " + line for part in parts
+                                                         for line in part.splitlines())
+
+
+def least_noise(model, epsilon: Budget | str, query="sum", *, attributes=None, value: object = 1,
+                low: int | None = None, high: int | None = None, noise: str = "both",
+                tolerance: Fraction | str = Fraction(1, 1000),
+                ends_only: bool = False) -> LeastNoiseReport:
+    """Both searches on one :class:`NoiseLevels` of ``query`` (``"sum"``, ``"count"`` or a
+    :class:`~pufferfish.models.mechanisms.Query`; ``attributes``, ``value``: what it reads and
+    counts) on ``model``; ``noise``: ``"geometric"``, ``"laplace"`` or ``"both"``."""
+    if noise not in ("geometric", "laplace", "both"):
+        raise ModelError(f"unknown noise {noise!r}; use geometric, laplace or both", "noise")
+    levels = NoiseLevels(model, query, attributes=attributes, value=value, low=low, high=high,
+                         ends_only=ends_only)
+    name = levels.query.kind if isinstance(query, str) else getattr(query, "kind", str(query))
+    if levels.query.attribute_names != tuple(model.universe.attributes):
+        name += f" of {', '.join(levels.query.attribute_names)}"
+    geometric = (least_geometric_noise(levels, epsilon, tolerance=tolerance)
+                 if noise in ("geometric", "both") else None)
+    laplace = (least_laplace_scale(levels, epsilon, tolerance=tolerance)
+               if noise in ("laplace", "both") else None)
+    return LeastNoiseReport(name, geometric, laplace, tuple(levels.skipped))
+
+
+def least_geometric_noise(levels: NoiseLevels, epsilon: Budget | str, *,
+                          tolerance: Fraction | str = Fraction(1, 1000), max_steps: int = 60,
+                          progress: Callable[[str], None] | None = None) -> LeastNoise:
+    """The least two-sided geometric noise α with an exact level ``<= ε`` (module docstring):
+    a bracket ``α_fail < α_ok`` whose scales ``−1/log α`` differ by at most ``tolerance``
+    (relative)."""
+    budget = _budget(epsilon)
+
+    def evaluate(alpha: Fraction) -> NoiseLevel:
+        return levels.geometric(alpha)
+
+    def choose(target: float, fail: Fraction | None, ok: Fraction | None, width: float) -> Fraction:
+        centre = math.exp(-1 / target)
+        spread = centre * width / (8 * target)
+        return _inside(Fraction(max(centre - spread, 0.0)), Fraction(min(centre + spread, 1.0)),
+                       fail, ok if ok is not None else Fraction(1))
+
+    return _search("geometric", levels, budget, evaluate, choose, geometric_scale, Fraction(0),
+                   _tolerance(tolerance), max_steps, progress, levels.monotone)
+
+
+def least_laplace_scale(levels: NoiseLevels, epsilon: Budget | str, *,
+                        tolerance: Fraction | str = Fraction(1, 1000), bits: int = 128,
+                        max_steps: int = 60,
+                        progress: Callable[[str], None] | None = None) -> LeastNoise:
+    """The least Laplace scale ``b`` with a certified level ``<= ε`` (module docstring): a
+    bracket ``b_fail < b_ok`` with ``b_ok/b_fail − 1 <= tolerance``."""
+    budget = _budget(epsilon)
+
+    def evaluate(scale: Fraction) -> NoiseLevel:
+        if not scale:
+            return levels.noiseless()              # Lap(0): the query itself
+        precision = bits
+        while True:
+            level = levels.laplace(scale, precision)
+            if level.relation(budget) != "undecided" or level.ratio_upper is None \
+                    or precision >= MAX_BITS:
+                return level
+            precision *= 4
+
+    def choose(target: float, fail: Fraction | None, ok: Fraction | None, width: float) -> Fraction:
+        return _inside(Fraction(target * (1 - width / 8)), Fraction(target * (1 + width / 8)),
+                       fail, ok if ok is not None else Fraction(math.ceil(target * 4) + 1))
+
+    return _search("laplace", levels, budget, evaluate, choose,
+                   lambda b: (float_down(b), float_up(b)), Fraction(0), _tolerance(tolerance),
+                   max_steps, progress, True)
+
+
+def _inside(low: Fraction, high: Fraction, fail: Fraction | None, ok: Fraction) -> Fraction:
+    """The simplest rational of ``[low, high]`` strictly inside ``(fail, ok)`` (``fail`` None:
+    0 allowed), else the simplest of the middle half of ``(fail, ok)``."""
+    bottom = fail if fail is not None else Fraction(-1)
+    low, high = max(low, bottom), min(high, ok)
+    if low < high:
+        choice = simplest_between(max(low, Fraction(0)), high)
+        if bottom < choice < ok:
+            return choice
+        quarter = (high - low) / 4
+        return simplest_between(low + quarter, high - quarter)
+    bottom = max(bottom, Fraction(0))
+    quarter = (ok - bottom) / 4
+    return simplest_between(bottom + quarter, ok - quarter)
+
+
+def _budget(epsilon: Budget | str) -> Budget:
+    return epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon, "epsilon")
+
+
+def _tolerance(value: Fraction | str) -> Fraction:
+    value = Fraction(value)
+    if not 0 < value < 1:
+        raise ModelError(f"the tolerance must be in (0, 1), got {fraction_str(value)}",
+                         "tolerance")
+    return value
+
+
+def _verdict(level: NoiseLevel, budget: Budget, ends_only: bool) -> str:
+    relation = level.relation(budget)
+    if relation in ("below", "tight"):
+        return "ok"
+    if relation == "above":
+        return "fail"
+    if ends_only and level.ratio_upper is None and not level.vacuous:
+        return "ok"     # the lower bound is within ε: provisional, reported as such
+    return "undecided"
+
+
+def _search(noise: str, levels: NoiseLevels, budget: Budget, evaluate, choose, scale_of,
+            none: Fraction, tolerance: Fraction, max_steps: int, progress,
+            monotone: bool) -> LeastNoise:
+    start = time.perf_counter()
+    eps = budget_float(budget)
+    probes: list[Probe] = []
+    notes: list[str] = []
+    best = {"ok": None, "fail": None}      # the probes at the two ends of the bracket
+
+    def probe(parameter: Fraction) -> Probe:
+        level = evaluate(parameter)
+        scale = scale_of(parameter)
+        found = Probe(parameter, (scale[0] + scale[1]) / 2, _verdict(level, budget,
+                                                                     levels.ends_only), level)
+        probes.append(found)
+        if found.verdict == "ok" and (best["ok"] is None or found.scale < best["ok"].scale):
+            best["ok"] = found
+        if found.verdict == "fail" and (best["fail"] is None or found.scale > best["fail"].scale):
+            best["fail"] = found
+        if progress is not None:
+            progress(f"{noise} {fraction_str(parameter)}: {found.verdict}")
+        return found
+
+    def finish(least: bool) -> LeastNoise:
+        ok, fail = best["ok"], best["fail"]
+        low = None if fail is None else scale_of(fail.parameter)[0]
+        high = None if ok is None or levels.ends_only else scale_of(ok.parameter)[1]
+        if levels.ends_only:
+            notes.append("ends-only levels: fail is certified; ok bounds only the two clamp ends "
+                         "of each pair, so the least scale is at least fail")
+        return LeastNoise(noise, budget, None if ok is None else ok.level,
+                          None if fail is None else fail.level, (low, high),
+                          least and not levels.ends_only and monotone, levels.ends_only,
+                          tuple(probes), time.perf_counter() - start, tuple(notes))
+
+    if levels.vacuous:
+        notes.append("no secret pair has positive probability under any prior: nothing to protect")
+        return finish(False)
+    zero = probe(none)                 # no noise at all
+    if zero.verdict == "ok" and levels.ends_only:
+        notes.append("without noise the two clamp ends are within ε: ends-only levels give no "
+                     "lower bound here")
+        return finish(False)
+    if zero.verdict == "ok":
+        notes.append("the query alone is within ε: no noise is needed")
+        return finish(True)
+    if eps == 0:
+        notes.append("ε = 0 needs equal output laws, which noise cannot give to different "
+                     "query laws")
+        return finish(False)
+    width = math.log1p(float(tolerance))
+    guess = (levels.w_infinity()[0] or 1) / eps if not levels.ends_only else 1 / eps
+    target = math.log(max(guess, 1e-9))
+    undecided = 0
+    for _ in range(max_steps):
+        ok, fail = best["ok"], best["fail"]
+        if ok is not None and fail is not None and fail.scale > 0 \
+                and math.log(ok.scale) - math.log(fail.scale) <= width:
+            return finish(True)
+        u = _estimate(target, probes, ok, fail, eps)
+        if ok is not None and fail is not None and fail.scale > 0:
+            lo, hi = math.log(fail.scale), math.log(ok.scale)
+            u = min(max(u, lo + (hi - lo) / 20), hi - (hi - lo) / 20)
+            u += width / 3 if hi - u > u - lo else -width / 3
+            u = min(max(u, lo + (hi - lo) / 20), hi - (hi - lo) / 20)
+        elif ok is None:
+            u += width / 3
+            if fail is not None and fail.scale > 0:
+                u = max(u, math.log(fail.scale) + width)
+        else:
+            u = min(u - width / 3, math.log(ok.scale) - width)
+        found = probe(choose(math.exp(u), None if fail is None else fail.parameter,
+                             None if ok is None else ok.parameter, float(tolerance)))
+        if found.verdict == "undecided":
+            undecided += 1
+            target = u + width
+            if undecided > 5:
+                notes.append("the level stayed within its enclosure's width of ε near the "
+                             "threshold: the bracket is left wider than the tolerance")
+                break
+    else:
+        notes.append(f"stopped after {max_steps} evaluations")
+    return finish(False)
+
+
+def _estimate(default: float, probes: list[Probe], ok: Probe | None, fail: Probe | None,
+              eps: float) -> float:
+    """``log b`` where the level should be ε: a secant step on ``(log b, log level)`` between
+    the two ends of the bracket (or the last two evaluations), else ``b·level/ε`` from the last
+    finite evaluation."""
+    def finite(p: Probe | None) -> bool:
+        return p is not None and p.scale > 0 and p.estimate() not in (None, math.inf)
+
+    usable = [p for p in (fail, ok) if finite(p)]
+    if len(usable) < 2:    # the last two evaluations with a finite level
+        usable = [p for p in probes if finite(p)][-2:]
+    if len(usable) == 2 and usable[0].scale != usable[1].scale:
+        (u1, l1), (u2, l2) = ((math.log(p.scale), math.log(p.estimate())) for p in usable)
+        if l1 != l2:
+            return u1 + (math.log(eps) - l1) * (u2 - u1) / (l2 - l1)
+    for p in reversed(probes):
+        level = p.estimate()
+        if p.scale > 0 and level not in (None, math.inf):
+            return math.log(p.scale * level / eps)
+        if p.scale > 0 and level is None:       # level 0: far too much noise
+            return math.log(p.scale / 4)
+    return default
+
+
+__all__ = ["LeastNoise", "LeastNoiseReport", "Probe", "least_noise", "least_geometric_noise",
+           "least_laplace_scale",
+           "geometric_scale", "simplest_between", "MAX_BITS"]
