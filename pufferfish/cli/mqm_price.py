@@ -29,8 +29,9 @@ FILES = ("mqm_price.json", "mqm_price.md", "mqm_price.png")
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "mqm-price", help="the price of the Markov Quilt Mechanism: MQM σ beside the least "
-        "Laplace scale of a sum and a count (002 §5 chains)",
-        description="Compare, on the binary chains of 002_e1f2e9a9937b8cda.txt §5 (p0, p1 in "
+        "Laplace scale of a sum and a count (Wang et al., §5 chains)",
+        description="Compare, on the binary chains of Wang et al., Privacy-Preserving Analysis of "
+                    "Correlated Data, §5 (p0, p1 in "
                     "[ℓ, 1 − ℓ]), MQMApprox and MQMExact σ, the Wasserstein mechanism's W/ε and "
                     "the certified least Laplace scale of the sum and of a count, each with what "
                     "it guarantees.")

@@ -69,11 +69,18 @@ from pufferfish.verify.structured.least_noise import (least_geometric_noise,
 from pufferfish.verify.structured.noise_level import NoiseLevels
 
 DEFAULT_LENGTHS = (100, 1000, 10_000)
+"""The chain lengths ``T`` of the table by default."""
 DEFAULT_EPSILONS = ("1/2", "1", "2")
+"""The budgets ε of the table by default."""
 DEFAULT_LOWS = ("1/10", "1/4", "2/5")
+"""The families ``p0, p1 ∈ [ℓ, 1 − ℓ]`` of the table by default, by ``ℓ``."""
 EXACT_UP_TO = 1000
+"""Up to this length the laws are built (the bracket ``(b_fail, b_ok]`` and ``W``); beyond it each
+pair is read at its two clamp ends only, which certifies ``b_fail`` alone."""
 ENDS_UP_TO = 10_000
+"""Beyond this length no least scale is searched (only the MQM σ and its peers are given)."""
 QUERIES = ("sum", "count")
+"""The queries of the table: the sum of the chain, and the count of 1s in its first half."""
 
 
 def corner_model(length: int, p0: Fraction, p1: Fraction) -> PufferfishModel:

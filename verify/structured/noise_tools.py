@@ -198,6 +198,7 @@ def fixed_point(value: arb, bits: int, floor: bool) -> int:
 
 
 def padded(poly: fmpz_poly, length: int) -> list[int]:
+    """The coefficients of ``poly`` as Python integers, padded with zeros to ``length``."""
     coeffs = [int(c) for c in poly.coeffs()]
     return coeffs + [0] * (length - len(coeffs))
 
