@@ -22,8 +22,10 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import sympy
+if TYPE_CHECKING:   # sympy is imported where it is used: a model without parameters never loads it
+    import sympy
 
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.numbers import exact
@@ -49,6 +51,7 @@ class ParameterBox:
 
     @property
     def symbols(self) -> tuple[sympy.Symbol, ...]:
+        import sympy
         return tuple(sympy.Symbol(n, real=True) for n in self.names)
 
     @property
@@ -112,6 +115,7 @@ def parse_parameters(raw: object, path: str = "parameters") -> ParameterBox:
 
 
 def substitution(box: ParameterBox, point: Mapping[str, Fraction]) -> dict:
+    import sympy
     return {s: sympy.Rational(point[n].numerator, point[n].denominator)
             for n, s in zip(box.names, box.symbols)}
 
@@ -119,6 +123,8 @@ def substitution(box: ParameterBox, point: Mapping[str, Fraction]) -> dict:
 def nonzero_point(expr: sympy.Expr, box: ParameterBox) -> dict[str, Fraction]:
     """A rational point of the box where the nonzero rational function ``expr`` is defined and
     nonzero (it vanishes on a set of measure zero, so a grid of a few points finds one)."""
+    import sympy
+
     steps = 2
     while True:
         for offsets in _grid(len(box.names), steps):
@@ -142,6 +148,8 @@ def _grid(k: int, steps: int) -> Iterator[tuple[Fraction, ...]]:
 def nonnegativity_failure(expr: sympy.Expr, strict: bool, box: ParameterBox) -> str | None:
     """``None`` when ``expr`` is defined and ``>= 0`` (``> 0`` if ``strict``) on the whole box,
     else the reason with a point where it fails."""
+    import sympy
+
     symbols = box.symbols
     if not expr.free_symbols & set(symbols):
         value = sympy.Rational(expr)
@@ -192,6 +200,7 @@ def _failure_one(num: sympy.Poly, den: sympy.Poly, strict: bool, box: ParameterB
 
 
 def _value(polynomial: sympy.Poly, x: Fraction) -> Fraction:
+    import sympy
     value = polynomial.eval(sympy.Rational(x.numerator, x.denominator))
     return Fraction(int(value.p), int(value.q))
 

@@ -53,8 +53,10 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import sympy
+if TYPE_CHECKING:   # sympy is imported where it is used: a model without parameters never loads it
+    import sympy
 
 from pufferfish.models.errors import ModelError, join_path
 from pufferfish.models.files.json_io import read_json_file
@@ -88,6 +90,8 @@ def parse_expression(text: object, box: ParameterBox, path: str) -> sympy.Expr:
     ...
     pufferfish.models.errors.ModelError: x: parameter 'q' is used but not declared; declare it under "parameters" (declared: p)
     """
+    import sympy
+
     if not isinstance(text, str):
         value = exact(text, path)
         return sympy.Rational(value.numerator, value.denominator)
@@ -108,6 +112,7 @@ def parse_expression(text: object, box: ParameterBox, path: str) -> sympy.Expr:
 
 
 def _expression(node: ast.AST, source: str, symbols: dict, path: str) -> sympy.Expr:
+    import sympy
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
         left = _expression(node.left, source, symbols, path)
         right = _expression(node.right, source, symbols, path)
@@ -178,6 +183,8 @@ class ParametricModel:
     def instantiate(self, values: Mapping[str, object], *,
                     max_datasets: int = DEFAULT_MAX_DATASETS) -> PufferfishModel:
         """The exact model at a point of the box (every parameter given, inside its range)."""
+        import sympy
+
         point = self.check_point(values)
         substitution = {s: sympy.Rational(point[n].numerator, point[n].denominator)
                         for n, s in zip(self.box.names, self.box.symbols)}
@@ -190,6 +197,8 @@ class ParametricModel:
     def restrict(self, values: Mapping[str, object]) -> "ParametricModel":
         """The model with some parameters fixed (each inside its range); the others stay free.
         Fixing all of them is :meth:`instantiate`."""
+        import sympy
+
         fixed = {}
         for name, value in values.items():
             if name not in self.box.names:
@@ -424,6 +433,7 @@ def _probability_slots(body: dict) -> Iterator[tuple[Path, str | None]]:
 # --------------------------------------------------------------------------------------------
 
 def _validate(model: ParametricModel, groups: list[tuple[str, list[Path]]]) -> None:
+    import sympy
     box = model.box
     for group, locations in groups:
         exprs = [model.expressions[loc] for loc in locations]
@@ -464,6 +474,8 @@ def _validate_interval_families(model: ParametricModel) -> None:
     §4, Example 4.3) is nonempty on the whole box (``upper − lower >= 0``) and every secret's
     intervals admit a distribution there (``Σ lower <= 1 <= Σ upper``), each proved like the entries
     (ends in [0, 1] are entries)."""
+    import sympy
+
     box = model.box
     for name, prior in (model.data.get("priors") or {}).items():
         if not (isinstance(prior, dict) and isinstance(prior.get("interval"), dict)):

@@ -27,8 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import total_ordering
+from typing import TYPE_CHECKING
 
-import sympy
+if TYPE_CHECKING:   # sympy is imported where it is used: a model without parameters never loads it
+    import sympy
 
 __all__ = ["AlgebraicNumber", "real_roots_in", "below", "sign_at", "to_fraction", "polynomial_terms",
            "evaluate_terms", "interval_bounds", "fraction_text", "derivative_terms",
@@ -37,6 +39,8 @@ __all__ = ["AlgebraicNumber", "real_roots_in", "below", "sign_at", "to_fraction"
 
 def to_fraction(value: object) -> Fraction:
     """A sympy rational, a ground-domain ``QQ`` element or an int as a :class:`Fraction`."""
+    import sympy
+
     if isinstance(value, Fraction):
         return value
     if isinstance(value, int):
@@ -76,6 +80,8 @@ class AlgebraicNumber:
 
     def refined(self, width: Fraction) -> "AlgebraicNumber":
         """The same number with an isolating interval of width at most ``width``."""
+        import sympy
+
         low, high = self.low, self.high
         while high - low > width:
             middle = (low + high) / 2
@@ -120,6 +126,8 @@ class AlgebraicNumber:
 
 def compare(first: AlgebraicNumber, second: AlgebraicNumber) -> int:
     """Exact comparison of two algebraic numbers (-1, 0, 1)."""
+    import sympy
+
     if first.is_rational and second.is_rational:
         return (first.low > second.low) - (first.low < second.low)
     if sympy.gcd(first.polynomial, second.polynomial).degree() > 0 and \
@@ -148,6 +156,7 @@ def _unique_in(number: AlgebraicNumber, low: Fraction, high: Fraction) -> bool:
 
 
 def _rational(value: Fraction) -> sympy.Rational:
+    import sympy
     return sympy.Rational(value.numerator, value.denominator)
 
 
@@ -158,6 +167,8 @@ def real_roots_in(polynomials: list[sympy.Poly], low: Fraction, high: Fraction) 
     Cost: factoring each polynomial over Q, then one simultaneous isolation of the distinct
     irreducible factors (sympy ``intervals`` on the list: disjoint, sorted intervals).
     """
+    import sympy
+
     factors: list[sympy.Poly] = []
     seen: set = set()
     for polynomial in polynomials:
@@ -227,6 +238,8 @@ Terms = dict[tuple[int, ...], Fraction]
 
 def polynomial_terms(polynomial: object) -> Terms:
     """The terms of a sympy ``Poly`` or a polynomial-ring element, with Fraction coefficients."""
+    import sympy
+
     items = polynomial.terms() if isinstance(polynomial, sympy.Poly) else polynomial.items()
     return {tuple(exponents): to_fraction(c) for exponents, c in items if c}
 

@@ -67,7 +67,10 @@ def _mqm_sigma(p0: Fraction, p1: Fraction, eps: int, length: int, cache: dict) -
 def _gk16_sigma(p0: Fraction, p1: Fraction, eps: int, length: int, cache: dict) -> float | None:
     key = (min(p0, p1), max(p0, p1), eps, length, "gk")
     if key not in cache:
-        result = gk16_noise(gk16_gamma_ratio(key[0], key[1]), length, str(eps))
+        gamma_key = (key[0], key[1], "gamma")       # the same for every ε and length
+        if gamma_key not in cache:
+            cache[gamma_key] = gk16_gamma_ratio(key[0], key[1])
+        result = gk16_noise(cache[gamma_key], length, str(eps))
         cache[key] = result.noise_scale if result.applies else None
     return cache[key]
 

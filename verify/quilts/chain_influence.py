@@ -113,6 +113,15 @@ def family_influence_exact(family: ChainFamily, quilt: ChainQuilt) -> tuple[Rati
 # float tables for the fast search
 # ------------------------------------------------------------------------------------------------
 
+def _log_ratio_maxima(lm: np.ndarray) -> np.ndarray:
+    """``out[n, x, x'] = max_z lm[n, x, z] − lm[n, x', z]`` over ``z`` with ``lm[n, x, z] > −∞``
+    (``−∞`` when there is none) for a stack of log matrices."""
+    diff = lm[:, :, None, :] - lm[:, None, :, :]
+    diff = np.where(np.isneginf(lm)[:, :, None, :], -np.inf, diff)
+    diff = np.where(np.isnan(diff), -np.inf, diff)
+    return diff.max(axis=3)
+
+
 class ChainTables:
     """Float64 logs of the quantities in the exact-influence formula for one chain, by distance.
 
@@ -171,24 +180,19 @@ class ChainTables:
                 break
 
     def ensure(self, t: int) -> None:
+        """Extend the tables to distance ``t``: the missing powers one product at a time, their
+        logs and maxima for all new distances at once (``O(k³)`` per distance)."""
+        first = len(self.logF)
+        if first > t:
+            return
         while len(self.powers) <= t:
             self.powers.append(self.powers[-1] @ self.P)
         with np.errstate(divide="ignore", invalid="ignore"):
-            while len(self.logF) <= t:
-                s = len(self.logF)
-                M = self.powers[s]
-                lm = np.log(M)                                  # -inf where zero
-                # F[x,x'] = max_z lm[x,z] − lm[x',z] over z with M[x,z] > 0
-                diff = lm[:, None, :] - lm[None, :, :]
-                diff = np.where(np.isneginf(lm)[:, None, :], -np.inf, diff)
-                diff = np.where(np.isnan(diff), -np.inf, diff)
-                self.logF.append(diff.max(axis=2))
-                # L[x,x'] = max_y lm[y,x] − lm[y,x'] over y with M[y,x] > 0
-                lt = lm.T
-                diffL = lt[:, None, :] - lt[None, :, :]
-                diffL = np.where(np.isneginf(lt)[:, None, :], -np.inf, diffL)
-                diffL = np.where(np.isnan(diffL), -np.inf, diffL)
-                self.logL.append(diffL.max(axis=2))
+            lm = np.log(np.stack(self.powers[first:t + 1]))     # -inf where zero
+            # F[x,x'] = max_z lm[x,z] − lm[x',z] over z with M[x,z] > 0
+            self.logF.extend(_log_ratio_maxima(lm))
+            # L[x,x'] = max_y lm[y,x] − lm[y,x'] over y with M[y,x] > 0
+            self.logL.extend(_log_ratio_maxima(lm.transpose(0, 2, 1)))
 
     def _stack(self, which: str) -> np.ndarray:
         rows = self.logF if which == "F" else self.logL
