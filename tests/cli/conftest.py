@@ -135,12 +135,62 @@ def pufferfish_process():
     return run_pufferfish
 
 
+_BATCH = """
+import json, os, sys, tempfile
+from pufferfish.cli.main import main
+
+results = []
+for argv in json.load(sys.stdin):
+    files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+    saved = [os.dup(1), os.dup(2)]
+    sys.stdout.flush(); sys.stderr.flush()
+    os.dup2(files[0].fileno(), 1); os.dup2(files[1].fileno(), 2)
+    try:
+        try:
+            code = main(argv)
+        except SystemExit as stop:
+            code = stop.code
+        sys.stdout.flush(); sys.stderr.flush()
+    finally:
+        os.dup2(saved[0], 1); os.dup2(saved[1], 2)
+        os.close(saved[0]); os.close(saved[1])
+    texts = []
+    for f in files:
+        f.seek(0)
+        texts.append(f.read().decode("utf-8", "replace"))
+        f.close()
+    results.append([code, *texts])
+sys.stdout.write(json.dumps(results))
+"""
+
+
+def run_pufferfish_batch(argvs, *, timeout: float = 600, memory: int = 2 << 30):
+    """Run ``pufferfish ARGV`` for every ``ARGV`` of ``argvs`` in *one* subprocess, one after
+    the other, each with file descriptors 1 and 2 redirected to files of its own (so a native
+    library's writes are seen, as with :func:`run_pufferfish`): ``[(exit status, stdout,
+    stderr)]``.  One interpreter start instead of one per command."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    done = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps(
+        [[str(a) for a in argv] for argv in argvs]), capture_output=True, text=True,
+        timeout=timeout, preexec_fn=limit)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [tuple(result) for result in json.loads(done.stdout)]
+
+
 @pytest.fixture(scope="session")
 def json_outputs(tmp_path_factory):
-    """Every case of :func:`cases_on_examples` run once with ``--json`` in a subprocess
-    (:func:`run_pufferfish`): ``[(command, argv, exit status, stdout, stderr)]``.  The pure-JSON
-    test and the schema test both read these runs (``test_pure_json.py``,
+    """Every case of :func:`cases_on_examples` run once with ``--json`` in one subprocess
+    (:func:`run_pufferfish_batch`): ``[(command, argv, exit status, stdout, stderr)]``.  The
+    pure-JSON test and the schema test both read these runs (``test_pure_json.py``,
     ``test_output_schemas.py``; one group of the parallel run, ``tests/conftest.py``)."""
     tmp = tmp_path_factory.mktemp("json_outputs")
-    return [(command, argv, *run_pufferfish(argv + ["--json"], timeout=600))
-            for command, argv in cases_on_examples(tmp)]
+    cases = cases_on_examples(tmp)
+    runs = run_pufferfish_batch([argv + ["--json"] for _, argv in cases])
+    return [(command, argv, *run) for (command, argv), run in zip(cases, runs)]

@@ -13,11 +13,12 @@ from pufferfish.proofs_check.runner import (merge_parts, run_claim, run_claim_pa
 
 
 def test_parts_of_every_004_claim_merge_into_the_whole_run(claim_results):
-    """Split into 2, 3 and 7 parts; the whole run of each claim is computed once."""
+    """Split into 2 and 7 parts (more parts than some claims have instances); the whole run of
+    each claim is computed once."""
     claims = claims_for(paper="004")
     for claim, result in zip(claims, claim_results(claims).results):
         whole = result.to_dict()
-        for parts in (2, 3, 7):
+        for parts in (2, 7):
             pieces = [run_claim_part(claim, part, parts) for part in reversed(range(parts))]
             assert merge_parts(claim, pieces).to_dict() == whole, (claim.id, parts)
 

@@ -14,11 +14,11 @@ from pufferfish.verify.execution import DaskEngine, engine_from
 class KillingEngine(DaskEngine):
     """A local cluster that kills one worker process (SIGKILL) after ``after`` tasks of the
     first map (of function ``task``, if given) have finished; the nanny restarts it and Dask
-    recomputes its lost results."""
+    recomputes its lost results.  ``tasks`` is the number of tasks of the map it killed in."""
 
     def __init__(self, after: int, task: str | None = None) -> None:
         super().__init__(workers=2)
-        self.after, self.task, self.killed = after, task, None
+        self.after, self.task, self.killed, self.tasks = after, task, None, None
 
     def map(self, function, argument_tuples, progress=None, shared=None, in_flight=None,
             on_result=None):
@@ -27,7 +27,7 @@ class KillingEngine(DaskEngine):
         def kill_one(done: int, total: int) -> None:
             if self.killed is None and done == self.after and self.task in (None, name):
                 pids = self.client.run(os.getpid)
-                self.killed = sorted(pids.values())[0]
+                self.killed, self.tasks = sorted(pids.values())[0], total
                 os.kill(self.killed, signal.SIGKILL)
             if progress:
                 progress(done, total)

@@ -72,15 +72,19 @@ def test_an_audit_survives_a_killed_worker(monkeypatch, killing_engine):
         assert engine.killed is not None
 
 
+SWEEP = claims_for(paper="004")[:12]
+"""The claims of the cluster sweeps: a dozen of the cheapest paper's, with their shared caches."""
+
+
 def test_a_claim_sweep_on_two_workers_is_the_in_process_sweep(cluster, claim_results):
-    claims = claims_for(paper="004")
+    claims = SWEEP
     alone = claim_results(claims).to_dict()
     assert run_claims(claims, engine=cluster).to_dict() == alone
     assert run_vacuity(claims[:4], engine=cluster).to_dict() == run_vacuity(claims[:4]).to_dict()
 
 
 def test_a_claim_sweep_survives_a_killed_worker(killing_engine, claim_results):
-    claims = claims_for(paper="004")
+    claims = SWEEP
     alone = claim_results(claims).to_dict()
     with killing_engine(after=3) as engine:
         assert run_claims(claims, engine=engine).to_dict() == alone
@@ -157,13 +161,14 @@ def test_tasks_in_flight_take_their_arguments_as_earlier_tasks_finish(cluster, i
 
 
 def test_dp_columns_survive_a_killed_worker(killing_engine):
-    universe = Universe.product([f"x{k}" for k in range(10)], [[0, 1]] * 10)
+    universe = Universe.product([f"x{k}" for k in range(8)], [[0, 1]] * 8)
     mechanisms = [RandomizedResponse("rr", universe, Fraction(3, 4), ["x0", "x7"]),
                   RandomizedResponse("all", universe, Fraction(2, 3))]
-    alone = [r.to_dict() for r in dp_levels_blocked(universe, mechanisms, 10**6, max_block=32)]
+    alone = [r.to_dict() for r in dp_levels_blocked(universe, mechanisms, 10**6, max_block=16)]
     with killing_engine(after=3, task="prefix_pairs") as engine:
-        found = dp_levels_blocked(universe, mechanisms, 10**6, engine, max_block=32)
+        found = dp_levels_blocked(universe, mechanisms, 10**6, engine, max_block=16)
         assert [r.to_dict() for r in found] == alone and engine.killed is not None
+        assert engine.tasks > engine.after     # the worker died in the middle of the run
 
 
 def test_the_time_estimate_on_two_workers_announces_once_and_changes_nothing(cluster):
