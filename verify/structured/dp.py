@@ -35,7 +35,7 @@ def structured_entry_dp(universe: Universe, mechanism: Mechanism, label: str = "
     attributes.  The codes of the other attributes are a sumset, kept as a bit set
     (``O(n · codes²/64)`` to build for ``n`` attributes); the pairs ``(c, c + δ)`` are collected
     per ``δ`` as bit sets too, and each distinct pair of kernel keys is compared once over its
-    outputs (a geometric noise's rows by one polynomial product each).  The witness datasets are
+    outputs (a geometric noise's rows read off its kernel).  The witness datasets are
     rebuilt from the sumsets.  ``pairs_checked`` counts the ordered neighbour pairs the level
     covers (``|𝒰|·Σ_v (d_v − 1)``)."""
     statistic = statistic_of(mechanism, universe, max_codes)
@@ -89,8 +89,9 @@ def structured_entry_dp(universe: Universe, mechanism: Mechanism, label: str = "
 
 
 class _DPRows:
-    """Kernel rows by key, as ``{output: probability}``: a geometric noise's row by one
-    polynomial product (exact ``fmpq``), any other mechanism's from its key."""
+    """Kernel rows by key, as ``{output: probability}``: a geometric noise's row read off its
+    kernel (exact ``fmpq``, :meth:`GeometricConvolution.point_mass`), any other mechanism's from
+    its key."""
 
     def __init__(self, mechanism: Mechanism, statistic: Statistic) -> None:
         self.mechanism, self.statistic = mechanism, statistic
@@ -101,8 +102,7 @@ class _DPRows:
         row = self.rows.get(key)
         if row is None:
             if self.convolution is not None:
-                code = key - self.statistic.offsets[0]
-                law = self.convolution.apply(EXACT.monomial(Fraction(1), code))
+                law = self.convolution.point_mass(key - self.statistic.offsets[0])
                 row = {y: p for y, p in zip(self.convolution.outputs, law) if p}
             else:
                 row = dict(self.mechanism.key_distribution(key).items())

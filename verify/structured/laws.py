@@ -47,8 +47,9 @@ class OutputLaws:
 
     ``mass(s)``: exact.  ``exact(s)``: every output's exact mass.  ``balls(s)``: every output's
     ball.  ``exact_at(s, indices)``: the exact masses of some outputs (for a geometric noise, each
-    by two Horner evaluations instead of the whole polynomial product).  Laws are cached for the
-    last few secrets only, so memory stays that of a few laws on long chains.
+    by two Horner evaluations instead of the whole polynomial product; every mass found is kept,
+    so the level and the leakage pass compute each at most once).  Laws are cached for the last
+    few secrets only, so memory stays that of a few laws on long chains.
     """
 
     CACHED = 8
@@ -73,6 +74,8 @@ class OutputLaws:
             self.outputs = self._keys.outputs
         self.total_mass = total_law(1) if total_law.degree() >= 0 else fmpq(0)
         self._total_split: SplitLaw | None = None
+        self._splits: dict = {}        # the split laws of the last few secrets
+        self._values: dict = {}        # secret -> {output index: exact mass} found so far
         self._laws: dict = {}
         self._exact: dict = {None: self._mix(total_law)}
         self._balls: dict = {}
@@ -107,13 +110,20 @@ class OutputLaws:
         if self._convolution is None or len(indices) > len(self.outputs) // 8:
             law = self.exact(secret)
             return {o: law[o] for o in indices}
-        if secret is None:
-            if self._total_split is None:
-                self._total_split = SplitLaw(self.tree.terms({}))
-            split = self._total_split
-        else:
-            split = SplitLaw(self.tree.terms(conditions_of(secret)))
-        return {o: self._convolution.value_at(split, o) for o in indices}
+        known = self._values.setdefault(secret, {})
+        missing = [o for o in indices if o not in known]
+        if missing:
+            if secret is None:
+                if self._total_split is None:
+                    self._total_split = SplitLaw(self.tree.terms({}))
+                split = self._total_split
+            else:
+                split = _cached(self._splits, secret,
+                                lambda: SplitLaw(self.tree.terms(conditions_of(secret))),
+                                self.CACHED)
+            for o in missing:
+                known[o] = self._convolution.value_at(split, o)
+        return {o: known[o] for o in indices}
 
     @property
     def screens(self) -> bool:
@@ -198,18 +208,48 @@ class SplitLaw:
             self._values[key] = sum((a(point) * b(point) for a, b in self.terms), fmpq(0))
         return self._values[key]
 
+    WINDOW = 24
+    """Up to this many coefficients from either end, :meth:`low` sums the products of
+    coefficients directly (``O(WINDOW²)`` scalar operations) instead of forming ``F``."""
+
     def low(self, n: int, point):
-        """``(F mod z^n)(point)``."""
+        """``(F mod z^n)(point)``: near either end of ``F`` from the terms' coefficients, else
+        from ``F`` formed once (``O(d log d)``)."""
         if n > self.degree:
             return self(point)
         if n <= 0:
             return fmpq(0)
         key = (n, point)
         if key not in self._values:
-            if self._full is None:
-                self._full = sum((a * b for a, b in self.terms), fmpq_poly())
-            self._values[key] = self._full.truncate(n)(point)
+            if n <= self.WINDOW:
+                value = self._direct(point, lambda a, b: (0, n - 1))
+            elif self.degree - n < self.WINDOW:     # F(point) minus the terms of degree >= n
+                value = self(point) - self._direct(point, lambda a, b: (n, a + b))
+            else:
+                if self._full is None:
+                    self._full = sum((a * b for a, b in self.terms), fmpq_poly())
+                value = self._full.truncate(n)(point)
+            self._values[key] = value
         return self._values[key]
+
+    def _direct(self, point, degrees):
+        """``Σ_k Σ_{lo <= i + j <= hi} a_k[i]·b_k[j]·point^(i+j)`` with ``(lo, hi) =
+        degrees(deg a_k, deg b_k)``, from the coefficients."""
+        total = fmpq(0)
+        for a, b in self.terms:
+            da, db = a.degree(), b.degree()
+            if da < 0 or db < 0:
+                continue
+            lo, hi = degrees(da, db)
+            for i in range(max(0, lo - db), min(da, hi) + 1):
+                ai = a[i]
+                if not ai:
+                    continue
+                inner = fmpq(0)
+                for j in range(max(0, lo - i), min(db, hi - i) + 1):
+                    inner += b[j] * point ** j
+                total += ai * point ** i * inner
+        return total
 
 
 class GeometricConvolution:
@@ -225,6 +265,7 @@ class GeometricConvolution:
         self.low, self.high = low, high
         self.reach = max(high, codes - 1 - low, 0)
         self.scale = (1 - self.alpha) / (1 + self.alpha)
+        self._kernel_coefficients = None
         if noise.alpha and high > low + 1:
             with ring.precision():
                 powers = [ring.scalar(Fraction(1))]
@@ -267,6 +308,21 @@ class GeometricConvolution:
             out[0] = self._below(law, low)
             out[-1] = self._above(law, high)
         return out
+
+    def point_mass(self, code: int) -> list:
+        """:meth:`apply` to the law ``z^code`` (the code ``code`` with probability 1), the
+        interior read off the noise's kernel instead of multiplied out (``O(outputs)``)."""
+        if self.ring is not EXACT or not self.noise.alpha or not self.high > self.low + 1:
+            return self.apply(self.ring.monomial(Fraction(1), code))
+        if self._kernel_coefficients is None:
+            self._kernel_coefficients = self.kernel.coeffs()
+        kernel, zero = self._kernel_coefficients, fmpq(0)
+        # coefficient t of z^code · G(z) is G[t − code]; the interior is t = low+1+R .. high−1+R
+        shift = self.reach - code
+        interior = [kernel[y + shift] if 0 <= y + shift < len(kernel) else zero
+                    for y in range(self.low + 1, self.high)]
+        law = self.ring.monomial(Fraction(1), code)
+        return [self._below(law, self.low), *interior, self._above(law, self.high)]
 
     def _interior_by_series(self, law) -> list:
         """The interior outputs of a ball law by two power-series divisions by ``1 − αz``
@@ -363,8 +419,12 @@ class GeometricConvolution:
                  else self.ring.scalar(Fraction(0)))
         rest = law - part                                                  # codes above high
         if rest.degree() >= 0:
-            shifted = rest.right_shift(high + 1)
-            value += shifted(1) - a * a * shifted(a) / (1 + a)
+            # Σ_{c>high} F[c]·(1 − α^{c−high+1}/(1+α))
+            if high >= -1:
+                shifted = rest.right_shift(high + 1)
+                value += shifted(1) - a * a * shifted(a) / (1 + a)
+            else:                  # the whole range lies below every code
+                value += rest(1) - a ** (1 - high) * rest(a) / (1 + a)
         return value
 
 

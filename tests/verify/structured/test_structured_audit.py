@@ -32,11 +32,12 @@ def _law(draw, values) -> dict:
 
 @st.composite
 def structured_models(draw) -> dict:
-    """Chains and product priors over 1–4 attributes with domains {0,1} or {0,1,2}; sums,
+    """Chains and product priors over 1–4 attributes with domains {0,1}, {0,1,2} or {1,2}; sums,
     counts, parities and attribute reads with clamped geometric noise (the clamp may cut the
-    range on either side), randomized response on a few attributes, repeats, post-processing."""
+    range on either side, or lie wholly below it), randomized response on a few attributes,
+    repeats, post-processing."""
     width = draw(st.integers(1, 4))
-    domain = draw(st.sampled_from([[0, 1], [0, 1, 2]]))
+    domain = draw(st.sampled_from([[0, 1], [0, 1, 2], [1, 2]]))
     attributes = [f"x{i + 1}" for i in range(width)]
     priors = {"chain": {"markov": {"initial": _law(draw, domain),
                                    "transition": {str(v): _law(draw, domain) for v in domain}}}}
@@ -55,7 +56,7 @@ def structured_models(draw) -> dict:
                  {kind: {"attributes": read}})
         body = {"query": query}
         if kind in ("sum", "count") or draw(st.booleans()):
-            low = draw(st.integers(-1, top))
+            low = draw(st.integers(-3, top))
             high = draw(st.integers(low, top + 1))
             body["noise"] = {"geometric": {"alpha": draw(st.sampled_from(["0", "1/3", "1/2"])),
                                            "min": low, "max": high}}
@@ -195,7 +196,7 @@ def network_models(draw) -> dict:
     with noisy sums and counts over some attributes and entry secrets."""
     n = draw(st.integers(2, 6))
     names = [f"v{i}" for i in range(n)]
-    domain = draw(st.sampled_from([[0, 1], [0, 1, 2]]))
+    domain = draw(st.sampled_from([[0, 1], [0, 1, 2], [1, 2]]))
     order = draw(st.permutations(names))
     nodes = {}
     for i, v in enumerate(order):

@@ -1,0 +1,44 @@
+"""The shortcuts of :mod:`pufferfish.verify.structured.laws` against the plain computation they
+replace: a split law's low terms read from its terms' coefficients near either end, and a
+geometric noise's row read off its kernel."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import fmpq, fmpq_poly
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pufferfish.models.mechanisms import GeometricNoise
+from pufferfish.verify.structured.elimination import EXACT
+from pufferfish.verify.structured.laws import GeometricConvolution, SplitLaw
+
+fractions = st.fractions(min_value=-3, max_value=3, max_denominator=7)
+polynomials = st.lists(fractions, min_size=0, max_size=12).map(
+    lambda cs: fmpq_poly([fmpq(c.numerator, c.denominator) for c in cs]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(terms=st.lists(st.tuples(polynomials, polynomials), min_size=1, max_size=3),
+       n=st.integers(-2, 26), point=st.sampled_from([fmpq(1), fmpq(2, 5), fmpq(5, 2)]),
+       window=st.sampled_from([0, 1, 3, 24]))
+def test_low_terms_near_either_end_equal_the_truncated_product(terms, n, point, window):
+    split = SplitLaw(terms)
+    split.WINDOW = window          # 0: always the product; 24: always the coefficients
+    full = sum((a * b for a, b in terms), fmpq_poly())
+    expected = full.truncate(n)(point) if n > 0 else fmpq(0)
+    assert split.low(n, point) == expected
+    assert split(point) == full(point)
+
+
+@settings(max_examples=200, deadline=None)
+@given(alpha=st.sampled_from([Fraction(0), Fraction(1, 3), Fraction(9, 10)]),
+       low=st.integers(-3, 4), width=st.integers(0, 8), codes=st.integers(1, 9),
+       offset=st.integers(-2, 2), data=st.data())
+def test_a_point_mass_row_equals_the_product_with_the_noise(alpha, low, width, codes, offset,
+                                                            data):
+    noise = GeometricNoise(alpha, low, low + width)
+    convolution = GeometricConvolution(noise, offset, codes, EXACT)
+    code = data.draw(st.integers(0, codes - 1))
+    assert convolution.point_mass(code) == convolution.apply(EXACT.monomial(Fraction(1), code))
