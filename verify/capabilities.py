@@ -199,9 +199,9 @@ CAPABILITIES: tuple[Capability, ...] = (
          "independent": exact("a network with no edges"),
          "markov": exact("chain algorithms (Algorithm 3)"),
          "markov-steps": exact("as a network on the chain graph"),
-         "bayesnet": exact("on the complete graph in attribute order, its CPTs by the chain "
-                           "rule from the enumerated support (a `\"bayesnet\": 1` family file "
-                           "keeps its own graph: max-influence by variable elimination)"),
+         "bayesnet": exact("on the network's own graph (with other network or chain priors, "
+                           "the union of their edges); on the complete graph in attribute "
+                           "order, CPTs by the chain rule, when that union has a cycle"),
          "interval": refused("Definition 4.1's max-influence: " + FAMILY_CONDITIONS, "priors"),
          "parametric": numerical("--interval with the exact methods runs on a grid of the box "
                                  "(--step), a subfamily; --method approx/fast bounds the whole "

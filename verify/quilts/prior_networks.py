@@ -11,17 +11,22 @@ over a graph on its attributes; the family gets the sparsest graph every member 
   ``x_1 → x_2 → … → x_n`` (node ``t+1``'s CPT is the step-``t`` kernel); an independent prior is
   a chain whose rows do not depend on the parent (:func:`independent_as_chain`, which the
   structured influence curve uses too);
+* **Bayesian-network** priors (``bayesnet``) factorise over their own DAG; with other network
+  or Markov priors the family takes the **network** that is the union of their edges (a prior
+  factorises over any graph that contains its own: extra parents are ignored by its rows), when
+  that union is acyclic;
 * **table** and **uniform** priors state no conditional independence, and by the chain rule
   ``P(x) = Π_t P(x_t | x_<t)`` every distribution factorises over the **complete** DAG in attribute
   order (node ``t``'s parents are all earlier attributes).  A parent assignment of probability 0
   gets the uniform row: it never contributes to the joint, so any row gives the same network.
+  Networks whose union has a cycle fall back to the complete DAG too.
 
 Interval families are refused: Definition 4.1's max-influence conditions on ``X_i = a``, and the
 family of Example 4.3 fixes only the conditionals of its own secrets.
 
-Complexity: linear in the kernels for independent and Markov priors; for the complete DAG,
-``O(|support| · n)`` plus one CPT row per parent assignment (``Π_{s<t} d_s`` rows for node ``t``),
-refused beyond ``max_rows``.
+Complexity: one CPT row per parent assignment of each node (``Π_p d_p`` rows, refused beyond
+``max_rows`` in all), each copied from a kernel or a network's table; for the complete DAG,
+``O(|support| · n)`` more to read the rows off the support.
 
 >>> from pufferfish.models.files.pufferfish_file import parse_model
 >>> model = parse_model({"pufferfish_model": 1, "attributes": ["a", "b"], "domain": [0, 1],
@@ -34,55 +39,75 @@ refused beyond ``max_rows``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import product
 
-from pufferfish.models.bayesnet import BayesNet, BayesNetFamily
+import networkx as nx
+
+from pufferfish.models.bayesnet import BayesNet, BayesNetFamily, BayesNetPrior
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, IntervalFamily, MarkovPrior, PriorLike
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
 
-GRAPHS = ("no edges", "chain", "complete")
+GRAPHS = ("no edges", "chain", "network", "complete")
 """The graphs a prior family may factorise over, sparsest first (the module docstring)."""
 
 
 def network_graph(priors: Mapping[str, PriorLike]) -> str:
     """The sparsest of :data:`GRAPHS` that every prior factorises over (module docstring)."""
+    return _network(priors, ())[0]
+
+
+def _network(priors: Mapping[str, PriorLike], attributes: Sequence[str]
+             ) -> tuple[str, dict | None]:
+    """The graph's name and, unless it is the complete DAG, each attribute's parents (in the
+    order of ``attributes``)."""
     for name, prior in priors.items():
         if isinstance(prior, IntervalFamily):
             raise UnsupportedError("the Markov Quilt Mechanism's max-influence conditions on "
                                    "X_i = a, but an interval family fixes only the conditionals "
                                    "of its own secrets; use finite priors", f"priors.{name}")
+    edges: set[tuple] = set()
+    for prior in priors.values():
+        if isinstance(prior, IndependentPrior):
+            continue
+        if isinstance(prior, MarkovPrior):
+            chain = prior.attributes
+            edges |= {(chain[t - 1], chain[t]) for t in range(1, len(chain))}
+        elif isinstance(prior, BayesNetPrior):
+            edges |= {(p, v) for v, ps in prior.network.parents.items() for p in ps}
+        else:
+            return "complete", None
+    graph = nx.DiGraph(list(edges))
+    graph.add_nodes_from(attributes)
+    if not nx.is_directed_acyclic_graph(graph):
+        return "complete", None
+    place = {a: t for t, a in enumerate(attributes)}
+    parents = {a: sorted(graph.predecessors(a), key=place.__getitem__) for a in attributes}
     kinds = {type(p) for p in priors.values()}
-    if kinds <= {IndependentPrior}:
-        return "no edges"
-    if kinds <= {IndependentPrior, MarkovPrior}:
-        return "chain"
-    return "complete"
+    name = ("no edges" if not edges else
+            "chain" if kinds <= {IndependentPrior, MarkovPrior} else "network")
+    return name, parents
 
 
 def network_family(priors: Mapping[str, PriorLike], universe: Universe,
                    max_rows: int = DEFAULT_MAX_DATASETS) -> BayesNetFamily:
     """The priors as a :class:`BayesNetFamily` over the attributes (module docstring)."""
-    graph = network_graph(priors)
     attributes = universe.attributes
+    graph, parents = _network(priors, attributes)
     domains = dict(zip(attributes, universe.domains))
-    if graph == "no edges":
-        parents = {a: [] for a in attributes}
-    elif graph == "chain":
-        parents = {a: attributes[t - 1:t] for t, a in enumerate(attributes)}
-    else:
+    if parents is None:
         parents = {a: list(attributes[:t]) for t, a in enumerate(attributes)}
-        rows = sum(_count(universe.domains[:t]) for t in range(len(attributes)))
-        if rows > max_rows:
-            raise TooLargeError(f"a table prior over {len(attributes)} attributes needs the "
-                                f"complete graph, with {rows:,} CPT rows, more than the limit of "
-                                f"{max_rows:,}; raise it with --max-datasets", "priors")
+    rows = sum(_count([domains[p] for p in parents[a]]) for a in attributes)
+    if rows > max_rows:
+        raise TooLargeError(f"the priors factorise over the {graph} graph, whose CPTs have "
+                            f"{rows:,} rows, more than the limit of {max_rows:,}; raise it with "
+                            f"--max-datasets", "priors")
     members = []
     for name, prior in priors.items():
-        cpts = {a: _cpt(prior, t, parents[a], domains, max_rows)
+        cpts = {a: _cpt(prior, t, parents, domains, max_rows)
                 for t, a in enumerate(attributes)}
         members.append(BayesNet.from_cpts(parents, domains, cpts, name, f"priors.{name}."))
     return BayesNetFamily(tuple(members))
@@ -111,8 +136,15 @@ def _count(domains) -> int:
     return count
 
 
-def _cpt(prior, t: int, parents: list, domains: Mapping, max_rows: int) -> dict:
-    """Node ``t``'s CPT rows, keyed by the parents' values."""
+def _contains(parents_of: Mapping, network: BayesNet) -> bool:
+    """Whether every edge of ``network`` is an edge of the graph of ``parents_of``: then the
+    network's rows are rows of that graph (extra parents ignored)."""
+    return all(set(ps) <= set(parents_of[v]) for v, ps in network.parents.items())
+
+
+def _cpt(prior, t: int, parents_of: Mapping, domains: Mapping, max_rows: int) -> dict:
+    """Node ``t``'s CPT rows, keyed by its parents' values (``parents_of``: every node's)."""
+    parents = parents_of[list(domains)[t]]
     keys = list(product(*(domains[p] for p in parents)))
     if isinstance(prior, IndependentPrior):
         return {key: prior.marginals[t] for key in keys}
@@ -120,7 +152,13 @@ def _cpt(prior, t: int, parents: list, domains: Mapping, max_rows: int) -> dict:
         if t == 0:
             return {key: prior.initial for key in keys}
         kernel = prior.transitions[t - 1]
-        return {key: kernel[key[-1]] for key in keys}
+        previous = parents.index(list(domains)[t - 1])
+        return {key: kernel[key[previous]] for key in keys}
+    if isinstance(prior, BayesNetPrior) and _contains(parents_of, prior.network):
+        node = list(domains)[t]
+        own = [parents.index(p) for p in prior.network.parents[node]]
+        table = prior.network.cpts[node]
+        return {key: table[tuple(key[i] for i in own)] for key in keys}
     return _chain_rule_rows(prior, t, keys, domains[list(domains)[t]], max_rows)
 
 

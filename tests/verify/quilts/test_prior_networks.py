@@ -1,7 +1,8 @@
 """Model-file priors as Bayesian-network families for the Markov Quilt Mechanism
 (verify/quilts/prior_networks.py): each quilt's max-influence against the brute-force Definition 6
-over the prior's datasets, for independent, non-homogeneous Markov and table priors (zero
-probabilities included), and the chain search against the network search on a homogeneous chain."""
+over the prior's datasets, for independent, non-homogeneous Markov, table and Bayesian-network
+priors (zero probabilities included; networks alone, with each other and with chains), and the
+chain search against the network search on a homogeneous chain."""
 
 from __future__ import annotations
 
@@ -30,6 +31,32 @@ PRIORS = {
                                          {"0": {"0": "1/2", "1": "1/2"}, "1": {"1": "1"}}]}},
     "table": {"table": [[[0, 0, 0, 0], "1/2"], [[1, 0, 1, 1], "1/4"], [[1, 1, 0, 1], "1/4"]]},
     "homogeneous": {"markov": {"initial": {"0": "1/4", "1": "3/4"}, "transition": KERNEL}},
+    # x1 -> x3 <- x2, x4 -> x2 (an edge against the attribute order: with any chain the union
+    # has a cycle), a zero in a row
+    "network": {"bayesnet": {"nodes": {
+        "x4": {"parents": [], "cpt": {"": {"0": "2/5", "1": "3/5"}}},
+        "x1": {"parents": [], "cpt": {"": {"0": "1/3", "1": "2/3"}}},
+        "x2": {"parents": ["x4"], "cpt": {"0": {"0": "1/4", "1": "3/4"}, "1": {"0": "1"}}},
+        "x3": {"parents": ["x2", "x1"], "cpt": {
+            "0,0": {"0": "1/2", "1": "1/2"}, "0,1": {"0": "1/5", "1": "4/5"},
+            "1,0": {"0": "9/10", "1": "1/10"}, "1,1": {"1": "1"}}}}}},
+    # x1 -> x3 <- x2 -> x4: with the chain "steps" a network of 5 edges
+    "forward": {"bayesnet": {"nodes": {
+        "x1": {"parents": [], "cpt": {"": {"0": "1/2", "1": "1/2"}}},
+        "x2": {"parents": [], "cpt": {"": {"0": "1/3", "1": "2/3"}}},
+        "x3": {"parents": ["x1", "x2"], "cpt": {
+            "0,0": {"0": "1"}, "0,1": {"0": "1/2", "1": "1/2"},
+            "1,0": {"0": "1/7", "1": "6/7"}, "1,1": {"0": "2/3", "1": "1/3"}}},
+        "x4": {"parents": ["x2"], "cpt": {"0": {"0": "3/5", "1": "2/5"},
+                                          "1": {"0": "1/4", "1": "3/4"}}}}}},
+    # x2 -> x1, x3 -> x4: with the chain "steps" the union has the cycle x1 -> x2 -> x1, with
+    # "network" the cycle x2 -> x3 -> x4 -> x2
+    "against": {"bayesnet": {"nodes": {
+        "x2": {"parents": [], "cpt": {"": {"0": "1/2", "1": "1/2"}}},
+        "x1": {"parents": ["x2"], "cpt": {"0": {"0": "2/3", "1": "1/3"},
+                                          "1": {"0": "1/6", "1": "5/6"}}},
+        "x3": {"parents": [], "cpt": {"": {"0": "3/4", "1": "1/4"}}},
+        "x4": {"parents": ["x3"], "cpt": {"0": {"0": "1/2", "1": "1/2"}, "1": {"1": "1"}}}}}},
 }
 
 
@@ -43,7 +70,13 @@ def model_of(*names):
                                           (("steps",), "chain"),
                                           (("independent", "steps"), "chain"),
                                           (("table",), "complete"),
-                                          (("table", "steps", "independent"), "complete")])
+                                          (("table", "steps", "independent"), "complete"),
+                                          (("network",), "network"),
+                                          (("network", "independent"), "network"),
+                                          (("network", "against"), "complete"),
+                                          (("network", "steps"), "complete"),
+                                          (("forward", "steps"), "network"),
+                                          (("against", "steps"), "complete")])
 def test_every_quilt_influence_equals_the_brute_force_definition(names, graph):
     model = model_of(*names)
     assert network_graph(model.priors) == graph
@@ -55,6 +88,14 @@ def test_every_quilt_influence_equals_the_brute_force_definition(names, graph):
             net = network_max_influence(family, node, quilt.quilt)
             brute = max_influence(model, sorted(quilt.quilt), node)
             assert net.max_ratio == brute.max_ratio, (node, quilt.quilt)
+
+
+def test_a_network_prior_keeps_its_own_sparse_graph():
+    family = network_family(model_of("network").priors, model_of("network").universe)
+    assert {n: set(family.members[0].parents[n]) for n in ATTRS} == {
+        "x1": set(), "x2": {"x4"}, "x3": {"x1", "x2"}, "x4": set()}
+    result = mqm_bayesnet(family, "2")
+    assert result.sigma[1] < len(ATTRS) / 2      # better than adding noise for every node
 
 
 def test_independent_prior_needs_only_its_own_node():
