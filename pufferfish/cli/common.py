@@ -80,7 +80,12 @@ def nonnegative_int(text: str) -> int:
     return _bounded_int(text, 0, "an integer >= 0")
 
 
-def _bounded_int(text: str, low: int, what: str) -> int:
+def integer(text: str) -> int:
+    """Any integer, negative ones included, of at most 30 characters (argparse type)."""
+    return _bounded_int(text, None, "an integer")
+
+
+def _bounded_int(text: str, low: int | None, what: str) -> int:
     stripped = text.strip()
     if len(stripped) > 30:
         raise argparse.ArgumentTypeError(f"expected {what}, got a {len(stripped)}-character value")
@@ -88,7 +93,7 @@ def _bounded_int(text: str, low: int, what: str) -> int:
         value = int(stripped)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-    if value < low:
+    if low is not None and value < low:
         raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
     return value
 

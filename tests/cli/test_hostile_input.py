@@ -70,6 +70,8 @@ CRASH_SITES = {
                     "pufferfish.proofs_check.paper_002.figures.make_figure4"),
     "mqm-price": (["mqm-price", "--lengths", "6", "--epsilons", "1", "--lows", "1/4"],
                   "pufferfish.verify.structured.mqm_price.mqm_price"),
+    "least-noise": (["least-noise", ex("quickstart.json"), "--epsilon", "1"],
+                    "pufferfish.verify.structured.least_noise.least_noise"),
     "wasserstein": (["wasserstein", ex("flu.json"), "--query", "sum", "--epsilon", "1"],
                     "pufferfish.verify.transport.report.wasserstein_report"),
     "multiuser": (["multiuser", ex("multiuser_bernoulli.json"), "--pairs", "PQ", "--epsilon",

@@ -1,0 +1,101 @@
+"""``pufferfish least-noise MODEL --epsilon E [--query sum|count] [--attributes A,B]
+[--value V] [--min L --max H] [--noise geometric|laplace|both] [--tolerance T]``: the least noise
+that makes a sum or a count ε-Pufferfish private against the model's priors and secret pairs
+(Bai et al., Composition for Pufferfish Privacy, §2.2, Definition 5), for two-sided geometric
+noise clamped to ``[L, H]`` (exact levels) and for Laplace noise (certified levels):
+:func:`pufferfish.verify.structured.least_noise.least_noise`.
+
+The priors must have a factored form (Markov chains, product priors, Bayesian networks); the
+level is read from the junction tree's laws, never by listing the datasets.  Each search prints
+a bracket ``(fail, ok]``: ``ok`` is proved private, ``fail`` proved not, and since the level
+only decreases as the noise grows, the least private noise lies between them.
+
+Exit status: 0 when every asked-for kind of noise has a private end, 1 when no noise of some kind
+makes the query private (a pair the query separates whatever the noise), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
+                                   add_parameter_options, budget_text, emit, epsilon_help,
+                                   input_file, integer, load_pufferfish_model, parse_epsilon)
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+
+    parser = subparsers.add_parser(
+        "least-noise", help="the least geometric noise (exact) and Laplace scale (certified) "
+        "that make a sum or a count ε-Pufferfish private, by the prior's structure")
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("--epsilon", type=budget_text, required=True,
+                        help=epsilon_help("privacy parameter ε > 0"))
+    parser.add_argument("--query", choices=("sum", "count"), default="sum",
+                        help="the released query (default sum)")
+    parser.add_argument("--attributes",
+                        help="comma-separated attributes the query reads (default all)")
+    parser.add_argument("--value", default="1",
+                        help="the value a count counts (default 1; read as the attributes' "
+                             "domain values are written)")
+    parser.add_argument("--min", type=integer, dest="low",
+                        help="the geometric clamp's lower end (default the query's least value)")
+    parser.add_argument("--max", type=integer, dest="high",
+                        help="the geometric clamp's upper end (default the query's largest value)")
+    parser.add_argument("--noise", choices=("geometric", "laplace", "both"), default="both",
+                        help="which noise to search (default both)")
+    parser.add_argument("--tolerance", default="1/1000",
+                        help=f"relative width of each bracket's scales, in (0, 1) (default "
+                             f"1/1000; {RATIONAL_FORMS})")
+    parser.add_argument("--ends-only", action="store_true",
+                        help="read every pair at the two ends of the output range only: a "
+                             "certified lower bound on the least noise, for chains too long for "
+                             "their laws to fit in memory")
+    add_common_options(parser)
+    add_parameter_options(parser)
+    # the model is read, never enumerated: no --max-datasets
+    parser.set_defaults(handler=run, max_datasets=DEFAULT_MAX_DATASETS)
+    return parser
+
+
+def _value(text: str, model):
+    """``--value`` as a domain value of the attributes: the value whose text it is."""
+    from pufferfish.models.errors import ModelError
+
+    values = {v for domain in model.universe.domains for v in domain}
+    matches = [v for v in values if str(v) == text]
+    if len(matches) != 1:
+        known = ", ".join(sorted(map(str, values))[:12])
+        raise ModelError(f"{text!r} is not a value of the attributes (values: {known})",
+                         "--value")
+    return matches[0]
+
+
+def run(args: argparse.Namespace) -> int:
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.numbers import exact
+    from pufferfish.verify.numerics.certified import budget_float
+    from pufferfish.verify.structured.least_noise import least_noise
+
+    budget = parse_epsilon(args.epsilon)
+    if budget.infinite or budget_float(budget) <= 0:
+        raise ModelError(f"ε must be finite and > 0, got {args.epsilon}", "--epsilon")
+    tolerance = exact(args.tolerance, "--tolerance")
+    if not 0 < tolerance < 1:
+        raise ModelError(f"the tolerance must be in (0, 1), got {args.tolerance}", "--tolerance")
+    model = load_pufferfish_model(args)
+    attributes = None
+    if args.attributes is not None:
+        attributes = [a.strip() for a in args.attributes.split(",")]
+        unknown = [a for a in attributes if a not in model.universe.attributes]
+        if unknown or not all(attributes):
+            raise ModelError(f"unknown attributes {unknown or attributes}; the model's are "
+                             f"{', '.join(model.universe.attributes)}", "--attributes")
+    value = _value(args.value, model) if args.query == "count" else 1
+    report = least_noise(model, budget, args.query, attributes=attributes, value=value,
+                         low=args.low, high=args.high, noise=args.noise, tolerance=tolerance,
+                         ends_only=args.ends_only)
+    emit(args, report.to_dict(), report.explain())
+    searched = [r for r in (report.geometric, report.laplace) if r is not None]
+    return EXIT_VIOLATED if any(r.ok is None and r.fail is not None for r in searched) else EXIT_OK
