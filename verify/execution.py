@@ -216,7 +216,7 @@ class DaskEngine(Engine):
         # After an interruption: this process's Dask loggers and, on a cluster of our own, the
         # workers' are silenced first (cancelled tasks are logged as warnings), and whatever a
         # shutdown in the middle of the work raises is let go; the interruption is what matters.
-        _silence_dask_logs()
+        silenced = _silence_dask_logs()
         with contextlib.suppress(Exception):
             if self._cluster is not None and self.client is not None:
                 self.client.run(_silence_dask_logs, wait=True)
@@ -224,6 +224,8 @@ class DaskEngine(Engine):
             with contextlib.suppress(Exception):
                 if part is not None:
                     part.close(timeout=5)
+        for logger, disabled in silenced:
+            logger.disabled = disabled
 
 
 def check_scheduler(address: str, timeout: float | None = None) -> None:
@@ -333,15 +335,20 @@ def _ignore_interruptions() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _silence_dask_logs() -> None:
+def _silence_dask_logs() -> list[tuple[logging.Logger, bool]]:
     """Turn off the logs of Dask and its event loop in this process (this one, and each worker
     of a local cluster being shut down after an interruption): every logger under
-    ``distributed``, ``tornado`` and ``asyncio``, whatever level it was given."""
+    ``distributed``, ``tornado`` and ``asyncio``, whatever level it was given.  Returns each
+    logger with its previous state, for the caller to restore."""
     roots = ("distributed", "tornado", "asyncio")
     names = [name for name in list(logging.root.manager.loggerDict)
              if name.split(".")[0] in roots] + list(roots)
-    for name in names:
-        logging.getLogger(name).disabled = True
+    previous = []
+    for name in dict.fromkeys(names):
+        logger = logging.getLogger(name)
+        previous.append((logger, logger.disabled))
+        logger.disabled = True
+    return previous
 
 
 @contextlib.contextmanager

@@ -40,9 +40,9 @@ COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", 
 def _spawned_by_multiprocessing() -> bool:
     """Whether this process is a child that ``multiprocessing`` spawned from the command line
     (a worker of a local Dask cluster, ``--workers N``): it runs the command line's main module
+    (``python -m pufferfish.cli.main``, or the ``pufferfish`` script, which imports this module)
     again under the name ``__mp_main__`` before anything else."""
-    main_module = sys.modules.get("__main__")
-    return __name__ == "__mp_main__" or getattr(main_module, "__name__", "") == "__mp_main__"
+    return __name__ == "__mp_main__" or "__mp_main__" in sys.modules
 
 
 if _spawned_by_multiprocessing():

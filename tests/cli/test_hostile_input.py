@@ -623,19 +623,22 @@ def test_the_workers_of_a_local_cluster_leave_ctrl_c_to_the_command_line():
         engine.close()
 
 
-@pytest.mark.parametrize("run_name, ignored", [("__mp_main__", True), ("__main__", False)])
+@pytest.mark.parametrize("main, ignored", [
+    ("runpy.run_module('pufferfish.cli.main', run_name='__mp_main__')", True),  # python -m
+    ("runpy.run_path(SCRIPT, run_name='__mp_main__')", True),  # the pufferfish script
+    ("import pufferfish.cli.main", False)])
 def test_a_process_spawned_from_the_command_line_ignores_sigint_from_its_first_line(
-        run_name, ignored):
+        main, ignored, tmp_path):
     """``multiprocessing`` runs the main module again as ``__mp_main__`` in each worker it
     spawns, before the worker imports anything else."""
     import subprocess
     import sys
 
-    code = ("import runpy, signal; runpy.run_module('pufferfish.cli.main', run_name="
-            f"{run_name!r}); print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)")
-    if run_name == "__main__":
-        code = code.replace("runpy.run_module('pufferfish.cli.main', run_name='__main__')",
-                            "import pufferfish.cli.main")
+    script = tmp_path / "pufferfish"
+    script.write_text("import sys\nfrom pufferfish.cli.main import main\n"
+                      "if __name__ == '__main__':\n    sys.exit(main())\n")
+    code = (f"import runpy, signal; SCRIPT = {str(script)!r}; {main}; "
+            f"print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=10)
     assert result.stdout.strip() == str(ignored), result.stderr
