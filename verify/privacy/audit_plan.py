@@ -19,7 +19,7 @@ with ``C = Σ(d_i − 1)`` neighbours each, ``P`` datasets in the largest prior 
 
 * this process: ``BASE + 8·N·M`` (each mechanism's kernel-key number per dataset, int64, held
   between the two DP passes) ``+ (16·M + 48)·W`` (the pairs the tasks return, waiting to be
-  merged into the distinct pairs: ``W = min(2^22, N·C)``) ``+ TASK``;
+  merged into the distinct pairs: ``W = min(2^20, N·C)``) ``+ TASK``;
 * each Dask worker: ``BASE + TASK`` — a task receives only its block's or its slice's numbers;
 * ``TASK = max(48·Q + 256·B·M, 200·P)``: a DP task's ``Q`` neighbour pairs (codes, the sort's
   order and sorted copy, the distinct codes and their positions; ``Q`` is at most ``2^22`` where

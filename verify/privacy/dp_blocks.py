@@ -30,9 +30,12 @@ rule, same stop at the first infinite ratio, same count of pairs checked), and r
 :class:`~pufferfish.verify.privacy.dp.DPResult`, bit for bit.  Key numbers are ``int64``: a
 mechanism with :data:`MAX_KEYS` distinct keys or more is left to the one-by-one scan.
 
-Memory: a task holds one block's (or one slice's) key numbers and pair codes; this process holds
-one key number per dataset and mechanism, and sends each column task only its slice, building
-the slices as earlier tasks finish (``Engine.map(..., in_flight=)``).
+Memory: a task holds one block's (or one slice's) key numbers and pair codes, at most
+:data:`TASK_PAIRS` pairs where the universe allows (:data:`BYTES_PER_PAIR` each at the peak);
+this process holds one key number per dataset and mechanism and the distinct pairs found, merged
+as the tasks finish (:class:`_PairSet`: a pair of kernel rows recurs in every block, and is kept
+once), and sends each column task only its slice, building the slices as earlier tasks finish
+(``Engine.map(..., in_flight=)``).  A ``MemoryError`` is refused with the figures.
 """
 
 from __future__ import annotations
