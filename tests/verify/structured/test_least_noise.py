@@ -12,12 +12,11 @@ from hypothesis import strategies as st
 
 import pufferfish
 from pufferfish.models import IndependentPrior, MarkovPrior, Universe, entry_pairs
-from pufferfish.models.bayesnet import BayesNet
+from pufferfish.models.bayesnet import BayesNetPrior
 from pufferfish.models.errors import ModelError, UnsupportedError
 from pufferfish.models.mechanisms import GeometricNoise, Query, QueryMechanism
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY
-from pufferfish.models.priors import Prior
 from pufferfish.verify.numerics.certified import parse_budget
 from pufferfish.verify.structured.least_noise import (geometric_scale, least_geometric_noise,
                                                       least_laplace_scale, simplest_between)
@@ -141,39 +140,10 @@ def test_ends_only_levels_are_lower_bounds():
             assert ends.ratio_lower == full.ratio_upper
 
 
-class NetworkPrior(Prior):
-    """A Bayesian network as a prior (the structured path reads ``network``)."""
-
-    def __init__(self, name: str, network: BayesNet, universe: Universe) -> None:
-        self.name, self.network, self.universe = name, network, universe
-
-    def probability(self, dataset) -> Fraction:
-        return Fraction(self.network.probability(dict(zip(self.universe.attributes, dataset))))
-
-    def support_bound(self) -> int:
-        return self.universe.size
-
-    def to_dict(self) -> dict:
-        return {"network": self.name}
-
-    def _support(self):
-        for dataset in self.universe.datasets(self.universe.size):
-            p = self.probability(dataset)
-            if p:
-                yield dataset, p
-
-
-def test_a_network_prior_equals_the_enumerating_audit():
-    net = BayesNet.from_cpts(
-        {"a": [], "b": ["a"], "c": ["a", "b"], "d": ["c"]},
-        {v: (0, 1) for v in "abcd"},
-        {"a": {(): {0: "1/3", 1: "2/3"}},
-         "b": {(0,): {0: "1/4", 1: "3/4"}, (1,): {0: "3/5", 1: "2/5"}},
-         "c": {(x, y): {0: Fraction(1 + x + y, 5), 1: 1 - Fraction(1 + x + y, 5)}
-               for x in (0, 1) for y in (0, 1)},
-         "d": {(0,): {0: "1/2", 1: "1/2"}, (1,): {0: "1/7", 1: "6/7"}}})
+def test_a_network_prior_equals_the_enumerating_audit(four_node_network):
+    net = four_node_network
     u = Universe.product(list("abcd"), [[0, 1]] * 4)
-    model = PufferfishModel.build(u, [NetworkPrior("net", net, u)], entry_pairs(u))
+    model = PufferfishModel.build(u, [BayesNetPrior("net", tuple("abcd"), net)], entry_pairs(u))
     levels = NoiseLevels(model, "sum")
     query = Query("sum", u)
     for alpha in (Q(1, 4), Q(2, 3)):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import pufferfish
 from pufferfish.examples import example_path
 from pufferfish.cli.main import main
-from pufferfish.models.bayesnet import BayesNet
+from pufferfish.models.bayesnet import BayesNetPrior
 from pufferfish.models.errors import UnsupportedError
 from pufferfish.models.universe import Universe
 from pufferfish.verify.structured.audit import structured_leakage, structured_pufferfish
@@ -142,23 +142,11 @@ def test_auto_enumerates_a_small_universe_and_says_why_otherwise():
         pufferfish.audit(table).method == "enumeration"
 
 
-def test_a_network_law_equals_its_enumeration():
-    net = BayesNet.from_cpts(
-        {"a": [], "b": ["a"], "c": ["a", "b"], "d": ["c"]},
-        {v: (0, 1) for v in "abcd"},
-        {"a": {(): {0: "1/3", 1: "2/3"}},
-         "b": {(0,): {0: "1/4", 1: "3/4"}, (1,): {0: "3/5", 1: "2/5"}},
-         "c": {(x, y): {0: Fraction(1 + x + y, 5), 1: 1 - Fraction(1 + x + y, 5)}
-               for x in (0, 1) for y in (0, 1)},
-         "d": {(0,): {0: "1/2", 1: "1/2"}, (1,): {0: "1/7", 1: "6/7"}}})
-
-    class NetworkPrior:
-        name = "net"
-        network = net
-
+def test_a_network_law_equals_its_enumeration(four_node_network):
+    net = four_node_network
     universe = Universe.product(list("abcd"), [[0, 1]] * 4)
     weights = [{0: 0, 1: 1}] * 4
-    tree = JunctionTree.of_prior(NetworkPrior(), universe, weights)
+    tree = JunctionTree.of_prior(BayesNetPrior("net", tuple("abcd"), net), universe, weights)
     for conditions in ({}, {0: frozenset([1])}, {3: frozenset([0])}, {0: frozenset([0]),
                        3: frozenset([1])}, {1: frozenset([1]), 2: frozenset([0])}):
         expected = [Fraction(0)] * 5
