@@ -73,7 +73,7 @@ def _value(text: str, model):
 
 
 def run(args: argparse.Namespace) -> int:
-    from pufferfish.models.errors import ModelError
+    from pufferfish.models.errors import ModelError, TooLargeError
     from pufferfish.models.numbers import exact
     from pufferfish.verify.numerics.certified import budget_float
     from pufferfish.verify.structured.least_noise import least_noise
@@ -93,9 +93,15 @@ def run(args: argparse.Namespace) -> int:
             raise ModelError(f"unknown attributes {unknown or attributes}; the model's are "
                              f"{', '.join(model.universe.attributes)}", "--attributes")
     value = _value(args.value, model) if args.query == "count" else 1
-    report = least_noise(model, budget, args.query, attributes=attributes, value=value,
-                         low=args.low, high=args.high, noise=args.noise, tolerance=tolerance,
-                         ends_only=args.ends_only)
+    try:
+        report = least_noise(model, budget, args.query, attributes=attributes, value=value,
+                             low=args.low, high=args.high, noise=args.noise,
+                             tolerance=tolerance, ends_only=args.ends_only)
+    except TooLargeError as error:
+        if args.ends_only:
+            raise
+        raise TooLargeError(f"{error.reason}; --ends-only needs no polynomials and gives a "
+                            f"certified lower bound on the least noise", error.path) from None
     emit(args, report.to_dict(), report.explain())
     searched = [r for r in (report.geometric, report.laplace) if r is not None]
     return EXIT_VIOLATED if any(r.ok is None and r.fail is not None for r in searched) else EXIT_OK

@@ -48,7 +48,7 @@ from contextlib import nullcontext
 
 from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
-from pufferfish.models.errors import UnsupportedError
+from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
 from pufferfish.models.universe import Universe
 
@@ -200,10 +200,14 @@ class JunctionTree:
         for k, clique in enumerate(self.cliques):
             for v in clique:
                 owner.setdefault(v, k)
-        self.potentials = [self._potential(k, assigned[k],
-                                           [v for v in self.cliques[k] if owner[v] == k], weights)
+        counted = [[v for v in self.cliques[k] if owner[v] == k] for k in range(len(self.cliques))]
+        self._entry_bits = [0] * len(self.cliques)
+        self.potentials = [self._potential(k, assigned[k], counted[k], weights)
                            for k in range(len(self.cliques))]
         self.messages: dict[tuple[int, int], Table] = {}
+        self._degrees = [sum(max(weights[v].values(), default=0) for v in counted[k])
+                         for k in range(len(self.cliques))]
+        self._check_memory()
         with ring.precision():
             self._calibrate()
         self._places: dict[frozenset, tuple[str, object]] = {}
@@ -237,7 +241,47 @@ class JunctionTree:
             if p:
                 table[assignment] = self.ring.monomial(p, sum(weights[v][assignment[where[v]]]
                                                               for v in counted))
+                self._entry_bits[k] = max(self._entry_bits[k], p.numerator.bit_length()
+                                          + p.denominator.bit_length())
         return table
+
+    def message_bytes(self) -> int:
+        """An estimate of the memory of the calibrated messages, from each clique's share of the
+        code's degree and the bits of its potential's entries: a message from one
+        side of a separator is, per separator assignment, a polynomial of that side's degree
+        whose coefficients have about as many bits as that side's entries together
+        (``O(cliques)`` to compute).  Exact polynomials only; balls and scalars are small."""
+        if not isinstance(self.ring.poly, type) or self.ring.bits:
+            return 0
+        order = self._order()                         # (child, parent), leaves first
+        below_degree, below_bits = list(self._degrees), list(self._entry_bits)
+        for child, parent in order:
+            below_degree[parent] += below_degree[child]
+            below_bits[parent] += below_bits[child]
+        total_degree, total_bits = below_degree[0], below_bits[0]
+        size = 0
+        for child, parent in order:
+            assignments = 1
+            for v in self._separator(child, parent):
+                assignments *= len(self.domains[v])
+            for degree, bits in ((below_degree[child], below_bits[child]),
+                                 (total_degree - below_degree[child],
+                                  total_bits - below_bits[child])):
+                size += assignments * (degree + 1) * (bits // 8 + 16)
+        return size
+
+    def _check_memory(self) -> None:
+        """Refuse (:class:`~pufferfish.models.errors.TooLargeError`) a tree whose messages
+        (:meth:`message_bytes`) would not fit in the memory this process may use."""
+        from pufferfish.verify.execution import usable_memory
+
+        need, limit = self.message_bytes(), usable_memory()
+        if limit is not None and need > limit * 3 // 4:
+            raise TooLargeError(
+                f"the exact sum-product over this prior's junction tree ({len(self.cliques)} "
+                f"cliques, codes up to {sum(self._degrees):,}) needs about {need / 2**30:.1f} GB for its "
+                f"messages, more than three quarters of the {limit / 2**30:.1f} GB this process "
+                f"may use", "priors")
 
     def _separator(self, a: int, b: int) -> tuple[int, ...]:
         return tuple(v for v in self.cliques[a] if v in self.cliques[b])

@@ -42,3 +42,51 @@ def test_a_point_mass_row_equals_the_product_with_the_noise(alpha, low, width, c
     convolution = GeometricConvolution(noise, offset, codes, EXACT)
     code = data.draw(st.integers(0, codes - 1))
     assert convolution.point_mass(code) == convolution.apply(EXACT.monomial(Fraction(1), code))
+
+
+def _chain_sum(width: int) -> dict:
+    import json
+
+    from pufferfish.examples import example_path
+
+    data = json.loads(example_path("chain_sum_T60.json").read_text())
+    data["attributes"] = [f"x{t}" for t in range(1, width + 1)]
+    data["mechanisms"]["sum"]["noise"]["geometric"]["max"] = width
+    return data
+
+
+def _tree(model):
+    from pufferfish.verify.structured.elimination import JunctionTree
+    from pufferfish.verify.structured.statistics import packed_weights, statistic_of
+
+    statistic = statistic_of(model.mechanisms["sum"], model.universe, 10**7)
+    prior = next(iter(model.priors.values()))
+    return JunctionTree.of_prior(prior, model.universe, packed_weights(statistic))
+
+
+def test_the_memory_estimate_is_within_a_small_factor_of_the_messages():
+    """:meth:`JunctionTree.message_bytes` against what the calibrated messages hold (numerators,
+    common denominator, a word per coefficient): neither below nor far above."""
+    from pufferfish.api import load
+
+    for width in (20, 120):
+        tree = _tree(load(_chain_sum(width)))
+        held = sum(sum(int(c).bit_length() for c in poly.numer().coeffs()) // 8
+                   + int(poly.denom()).bit_length() // 8 + 16 * (poly.degree() + 1)
+                   for message in tree.messages.values() for poly in message.values())
+        assert held <= tree.message_bytes() <= 4 * held, (width, held, tree.message_bytes())
+
+
+def test_a_chain_whose_messages_exceed_memory_is_refused_before_they_are_built(
+        tmp_path, capsys, monkeypatch):
+    import json
+
+    from pufferfish.cli.main import main
+
+    monkeypatch.setattr("pufferfish.verify.execution.usable_memory", lambda: 2**30)
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(_chain_sum(1000)))
+    assert main(["audit", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "needs about 1.3 GB" in err and "of the 1.0 GB this process may use" in err, err
+    assert "Traceback" not in err
