@@ -32,6 +32,7 @@ values of ``X_i`` and ``|joint|`` the number of positive entries of a table.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -109,38 +110,42 @@ def max_influence_of_joints(source: Node, target: Sequence[Node],
     ``P(x_A|a)/P(x_A|b) = P(x_A, a) P(b) / (P(x_A, b) P(a))``.  An empty target has influence 0.
     """
     target = tuple(target)
-    best: Ratio = Fraction(1)
+    best = (1, 1)      # the largest ratio so far, as integers (numerator, denominator)
     witness: InfluenceWitness | None = None
     if not target:
-        return MaxInfluence(source, target, best, None)
+        return MaxInfluence(source, target, Fraction(1), None)
     for name, joint, source_values in members:
+        # the member's joint scaled to integers: every ratio below is one of integers (the scale
+        # cancels), compared by cross-multiplication, without normalising a Fraction
+        scale = math.lcm(*(Fraction(p).denominator for p in joint.values() if p))
         p_source: dict = {}
         rows: dict = {}
         for key, p in joint.items():
             if not p:
                 continue
             x_target, value = key[:-1], key[-1]
-            p_source[value] = p_source.get(value, Fraction(0)) + p
-            rows.setdefault(x_target, {})[value] = p
+            mass = int(p * scale)
+            p_source[value] = p_source.get(value, 0) + mass
+            rows.setdefault(x_target, {})[value] = mass
         values = [v for v in source_values if p_source.get(v)]
         for a in values:
             for b in values:
                 if a == b:
                     continue
+                source_a, source_b = p_source[a], p_source[b]
                 for x_target, row in rows.items():
                     p_a = row.get(a)
                     if not p_a:
                         continue
-                    numerator = p_a * p_source[b]
-                    denominator = row.get(b, Fraction(0)) * p_source[a]
-                    ratio: Ratio = INFINITY if not denominator else numerator / denominator
-                    if ratio > best:
-                        best = ratio
-                        witness = InfluenceWitness(name, (a, b), x_target, p_a / p_source[a],
-                                                   row.get(b, Fraction(0)) / p_source[b])
-                        if best == INFINITY:
-                            return MaxInfluence(source, target, best, witness)
-    return MaxInfluence(source, target, best, witness)
+                    p_b = row.get(b, 0)
+                    numerator, denominator = p_a * source_b, p_b * source_a
+                    if numerator * best[1] > best[0] * denominator:
+                        best = (numerator, denominator)
+                        witness = InfluenceWitness(name, (a, b), x_target,
+                                                   Fraction(p_a, source_a), Fraction(p_b, source_b))
+                        if not denominator:
+                            return MaxInfluence(source, target, INFINITY, witness)
+    return MaxInfluence(source, target, Fraction(*best), witness)
 
 
 def network_max_influence(family: BayesNetFamily | BayesNet, node: Node,
