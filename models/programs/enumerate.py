@@ -366,10 +366,12 @@ def _noisy_variables(value: object, found: list[int]) -> list[int]:
 
 
 def _substitute(value: object, variable: int | None = None, x: int | None = None) -> object:
-    """The output with every noisy value of ``variable`` replaced by ``x + offset``, other
-    noisy values concretised by decisions, lists made tuples."""
+    """The output with every noisy value of ``variable`` replaced by ``x + offset`` (left noisy
+    when ``x`` is ``None``), other noisy values concretised by decisions, lists made tuples."""
     if isinstance(value, Noisy):
-        return x + value.offset if value.variable == variable else _concretise(value)
+        if value.variable == variable:
+            return value if x is None else x + value.offset
+        return _concretise(value)
     if isinstance(value, list | tuple):
         return tuple(_substitute(item, variable, x) for item in value)
     return value
@@ -390,7 +392,7 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
     if low is None or high is None:
         _concretise(Noisy(last, 0, run))  # refuses an unbounded output with the reason
     marginal = run.noise.marginal(last)
-    concrete = _substitute(output, None, None) if len(variables) > 1 else output
+    concrete = _substitute(output, last, None) if len(variables) > 1 else output
     return [(_substitute(concrete, last, x), run.weight * marginal(x)) for x in range(low, high + 1)]
 
 

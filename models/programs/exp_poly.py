@@ -35,52 +35,92 @@ from math import comb
 
 from flint import fmpq
 
-__all__ = ["ExpPoly", "Terms"]
+from pufferfish.models.programs.exp_numbers import ExpNumber, exact_number
 
-Terms = dict[tuple[int, int], fmpq]
+__all__ = ["ExpPoly", "ContinuousExpPoly", "Terms"]
+
+Terms = dict[tuple[int, int], object]
 """``{(p, k): c}``: the function ``x ↦ Σ c · x^p · β_k^x`` where ``β_k`` is the ``k``-th base
-(bases are interned: a term key hashes as two integers).  Coefficients are python-flint's exact
-rationals, about nine times faster here than :class:`~fractions.Fraction`; results leave as
-Fractions."""
+(bases are interned: a term key hashes as two integers).  A base is ``q·e^r`` (``q > 0``, ``r``
+rational): rational (``r = 0``) for geometric noise of rational α, ``e^(−ε)`` for the discrete
+Laplace at ``α = e^(−ε)``, ``e^(∓1/b)`` for continuous Laplace of scale ``b``.  Coefficients are
+python-flint's exact rationals (about nine times faster here than :class:`~fractions.Fraction`)
+while every base is rational, and :class:`~pufferfish.models.programs.exp_numbers.ExpNumber` (the
+field ``Q(e^(1/n))``) once a transcendental base enters; results leave as Fractions, or as
+ExpNumbers when they are not rational."""
 
 _ONE = fmpq(1)
 _ZERO = fmpq(0)
-_BASES: list[fmpq] = []
-_BASE_INDEX: dict[tuple[int, int], int] = {}
+_BASES: list = []                                 # the value q·e^r: fmpq, or ExpNumber (r ≠ 0)
+_BASE_KEYS: list[tuple[Fraction, Fraction]] = []  # (q, r)
+_BELOW_ONE: list[int] = []                        # the sign of log(base): −1, 0 or 1
+_BASE_INDEX: dict[tuple[Fraction, Fraction], int] = {}
 _BASE_PRODUCTS: dict[tuple[int, int], int] = {}
 
 
-def _base(value: fmpq) -> int:
-    """The index of the base ``value`` (interned)."""
-    key = (int(value.p), int(value.q))
+def _base_of(q: Fraction, r: Fraction) -> int:
+    """The index of the base ``q·e^r`` (interned)."""
+    key = (Fraction(q), Fraction(r))
     index = _BASE_INDEX.get(key)
     if index is None:
+        if key[0] <= 0:
+            raise ValueError("a base must be positive")
+        if key[1]:
+            value = ExpNumber.exp(key[1]) * key[0]
+            order = (value - 1).sign()
+        else:
+            value = fmpq(key[0].numerator, key[0].denominator)
+            order = (key[0] > 1) - (key[0] < 1)
         index = _BASE_INDEX[key] = len(_BASES)
         _BASES.append(value)
+        _BASE_KEYS.append(key)
+        _BELOW_ONE.append(order)
     return index
+
+
+def _base(value: fmpq) -> int:
+    """The index of the rational base ``value`` (interned)."""
+    return _base_of(Fraction(int(value.p), int(value.q)), Fraction(0))
 
 
 def _base_product(i: int, j: int) -> int:
     key = (i, j) if i <= j else (j, i)
     index = _BASE_PRODUCTS.get(key)
     if index is None:
-        index = _BASE_PRODUCTS[key] = _base(_BASES[i] * _BASES[j])
+        (q1, r1), (q2, r2) = _BASE_KEYS[i], _BASE_KEYS[j]
+        index = _BASE_PRODUCTS[key] = _base_of(q1 * q2, r1 + r2)
     return index
+
+
+def _power(base: int, x) -> object:
+    """``β^x`` for an integer ``x``, or a rational ``x`` when ``β = e^r`` (continuous noise)."""
+    if isinstance(x, int):
+        return _BASES[base] ** x
+    q, r = _BASE_KEYS[base]
+    x = Fraction(x)
+    if x.denominator == 1:
+        return _BASES[base] ** int(x)
+    if q != 1:
+        raise ArithmeticError("a rational power of a base with a rational factor")
+    return ExpNumber.exp(r * x) if r else _ONE
 
 
 _UNIT = _base(_ONE)  # the base 1: constants and polynomials
 
 
-def _q(value) -> fmpq:
-    """An exact rational as fmpq."""
+def _q(value):
+    """An exact number as a coefficient: fmpq for a rational, the ExpNumber itself otherwise."""
     if isinstance(value, fmpq):
         return value
+    if isinstance(value, ExpNumber):
+        return fmpq(value.rational().numerator, value.rational().denominator) \
+            if value.is_rational() else value
     value = Fraction(value)
     return fmpq(value.numerator, value.denominator)
 
 
-def _fraction(value: fmpq) -> Fraction:
-    return Fraction(int(value.p), int(value.q))
+def _fraction(value):
+    return exact_number(value)
 
 
 def _add_term(terms: Terms, key: tuple[int, int], coefficient: fmpq) -> None:
@@ -91,10 +131,11 @@ def _add_term(terms: Terms, key: tuple[int, int], coefficient: fmpq) -> None:
         terms.pop(key, None)
 
 
-def _evaluate(terms: Terms, x: int) -> fmpq:
+def _evaluate(terms: Terms, x):
     total = _ZERO
+    xq = _q(x)
     for (p, b), c in terms.items():
-        total += c * x ** p * _BASES[b] ** x
+        total += c * xq ** p * _power(b, x)
     return total
 
 
@@ -111,10 +152,11 @@ def _shift(terms: Terms, s: int) -> Terms:
     if not s:
         return dict(terms)
     shifted: Terms = {}
+    sq = _q(s)
     for (p, b), c in terms.items():
-        scale = c * _BASES[b] ** s
+        scale = c * _power(b, s)
         for i in range(p + 1):
-            _add_term(shifted, (i, b), scale * comb(p, i) * s ** (p - i))
+            _add_term(shifted, (i, b), scale * comb(p, i) * sq ** (p - i))
     return shifted
 
 
@@ -151,30 +193,66 @@ def _antidifference(p: int, base: int) -> Terms:
     return terms
 
 
-def _cumulative_terms(terms: Terms) -> Terms:
-    """An antidifference of the whole term map."""
+def _antiderivative(p: int, base: int) -> Terms:
+    """``A`` with ``A' = x^p e^(λx)`` for the base ``e^λ``: ``e^(λx)·Σ_k (−1)^k p!/(p−k)!
+    x^(p−k)/λ^(k+1)`` when ``λ ≠ 0``, ``x^(p+1)/(p+1)`` when ``λ = 0`` (integration by parts)."""
+    key = (-1 - p, base)  # negative first entries: the continuous cache shares the dict
+    cached = _ANTIDIFFERENCES.get(key)
+    if cached is not None:
+        return cached
+    q, lam = _BASE_KEYS[base]
+    if q != 1:
+        raise ArithmeticError("a continuous density with a rational base")
+    if not lam:
+        terms = {(p + 1, base): fmpq(1, p + 1)}
+    else:
+        lam_q = _q(lam)
+        terms = {}
+        falling = 1
+        for k in range(p + 1):
+            terms[(p - k, base)] = fmpq((-1) ** k * falling) / lam_q ** (k + 1)
+            falling *= p - k
+    _ANTIDIFFERENCES[key] = terms
+    return terms
+
+
+def _cumulative_terms(terms: Terms, continuous: bool = False) -> Terms:
+    """An antidifference (an antiderivative when ``continuous``) of the whole term map."""
+    primitive = _antiderivative if continuous else _antidifference
     result: Terms = {}
     for (p, b), c in terms.items():
-        for key, value in _antidifference(p, b).items():
+        for key, value in primitive(p, b).items():
             _add_term(result, key, c * value)
     return result
 
 
 class ExpPoly:
-    """A piecewise exponential polynomial on the integers (module docstring); immutable."""
+    """A piecewise exponential polynomial on the integers (module docstring); immutable.
+
+    Its subclass :class:`ContinuousExpPoly` is the same algebra on the real line: sums become
+    integrals and the pieces meet at their ends (a set of measure zero)."""
 
     __slots__ = ("pieces",)
 
-    def __init__(self, pieces: Iterable[tuple[int | None, int | None, Terms]]) -> None:
+    continuous = False
+    _step = 1
+    """The gap between the last point of a piece and the first of the next: 1 on the integers,
+    0 on the reals (where ``Σ_{x ≤ t}`` becomes ``∫_{−∞}^t``)."""
+
+    def __init__(self, pieces: Iterable[tuple[object, object, Terms]]) -> None:
         kept = []
         for low, high, terms in pieces:
-            if low is not None and high is not None and low > high:
+            if low is not None and high is not None and (low > high or
+                                                         (self.continuous and low == high)):
                 continue
             terms = {k: v for k, v in terms.items() if v}
             if terms:
                 kept.append((low, high, terms))
         kept.sort(key=lambda piece: -10**100 if piece[0] is None else piece[0])
-        self.pieces: tuple[tuple[int | None, int | None, Terms], ...] = tuple(kept)
+        self.pieces: tuple[tuple[object, object, Terms], ...] = tuple(kept)
+
+    def _new(self, pieces) -> "ExpPoly":
+        return type(self)(pieces)
 
     # --- the distributions of noise -------------------------------------------------------
 
@@ -194,36 +272,54 @@ class ExpPoly:
         return cls([(0, None, {(0, _base(alpha)): 1 - alpha})])
 
     @classmethod
-    def constant(cls, value: Fraction, low: int | None = None, high: int | None = None) -> "ExpPoly":
+    @lru_cache(maxsize=256)
+    def discrete_laplace(cls, epsilon: Fraction) -> "ExpPoly":
+        """``Pr[Z = z] = (1−α)/(1+α)·α^|z|`` with ``α = e^(−ε)`` (``ε > 0`` rational): the
+        discrete Laplace mechanism of Ghosh, Roughgarden and Sundararajan (the two-sided
+        geometric mechanism) at a transcendental α."""
+        alpha = ExpNumber.exp(-epsilon)
+        c = (1 - alpha) / (1 + alpha)
+        return cls([(None, -1, {(0, _base_of(Fraction(1), Fraction(epsilon))): c}),
+                    (0, None, {(0, _base_of(Fraction(1), -Fraction(epsilon))): c})])
+
+    @classmethod
+    @lru_cache(maxsize=256)
+    def one_sided_discrete_laplace(cls, epsilon: Fraction) -> "ExpPoly":
+        """``Pr[Z = z] = (1−α)·α^z`` for ``z ≥ 0`` with ``α = e^(−ε)``."""
+        alpha = ExpNumber.exp(-epsilon)
+        return cls([(0, None, {(0, _base_of(Fraction(1), -Fraction(epsilon))): 1 - alpha})])
+
+    @classmethod
+    def constant(cls, value, low=None, high=None) -> "ExpPoly":
         """``value`` on ``[low, high]``, 0 elsewhere."""
         return cls([(low, high, {(0, _UNIT): _q(value)})])
 
     # --- evaluation -----------------------------------------------------------------------
 
-    def __call__(self, x: int) -> Fraction:
+    def __call__(self, x):
         for low, high, terms in self.pieces:
             if (low is None or low <= x) and (high is None or x <= high):
                 return _fraction(_evaluate(terms, x))
         return Fraction(0)
 
     def __repr__(self) -> str:
-        return f"ExpPoly({len(self.pieces)} pieces)"
+        return f"{type(self).__name__}({len(self.pieces)} pieces)"
 
     # --- operations -----------------------------------------------------------------------
 
-    def restrict(self, low: int | None, high: int | None) -> "ExpPoly":
+    def restrict(self, low, high) -> "ExpPoly":
         """The function on ``[low, high]`` (``None``: no bound), 0 elsewhere."""
         pieces = []
         for a, b, terms in self.pieces:
             a2 = a if low is None else (low if a is None else max(a, low))
             b2 = b if high is None else (high if b is None else min(b, high))
             pieces.append((a2, b2, terms))
-        return ExpPoly(pieces)
+        return self._new(pieces)
 
-    def shift(self, s: int) -> "ExpPoly":
+    def shift(self, s) -> "ExpPoly":
         """``x ↦ f(x + s)``."""
-        return ExpPoly((None if a is None else a - s, None if b is None else b - s, _shift(t, s))
-                       for a, b, t in self.pieces)
+        return self._new((None if a is None else a - s, None if b is None else b - s,
+                          _shift(t, s)) for a, b, t in self.pieces)
 
     def times(self, other: "ExpPoly") -> "ExpPoly":
         """The pointwise product (pieces intersected)."""
@@ -235,36 +331,39 @@ class ExpPoly:
                 if low is not None and high is not None and low > high:
                     continue
                 pieces.append((low, high, _multiply(t, u)))
-        return ExpPoly(pieces)
+        return self._new(pieces)
 
-    def _piece_sum(self, low: int | None, high: int | None, terms: Terms) -> fmpq:
-        """``Σ_{x ∈ [low, high]} f(x)`` for one piece (an infinite end needs every term to
-        vanish there: ``β > 1`` towards −∞, ``β < 1`` towards +∞)."""
-        antidifference = _cumulative_terms(terms)
-        top = _ZERO if high is None else _evaluate(antidifference, high)
-        bottom = _ZERO if low is None else _evaluate(antidifference, low - 1)
+    def _piece_sum(self, low, high, terms: Terms):
+        """``Σ_{x ∈ [low, high]} f(x)`` (``∫_low^high f`` on the reals) for one piece (an
+        infinite end needs every term to vanish there: ``β < 1`` towards +∞, ``β > 1`` towards
+        −∞)."""
         if high is None or low is None:
             for (p, b) in terms:
-                if (high is None and _BASES[b] >= 1) or (low is None and _BASES[b] <= 1):
+                if (high is None and _BELOW_ONE[b] >= 0) or (low is None and _BELOW_ONE[b] <= 0):
                     raise ArithmeticError("the sum of a term x^p·β^x diverges on this piece")
+        antidifference = _cumulative_terms(terms, self.continuous)
+        top = _ZERO if high is None else _evaluate(antidifference, high)
+        bottom = _ZERO if low is None else _evaluate(antidifference, low - self._step)
         return top - bottom
 
-    def total(self) -> Fraction:
-        """``Σ_x f(x)`` over all integers, exactly (closed forms on infinite pieces)."""
+    def total(self):
+        """``Σ_x f(x)`` over all integers (``∫ f`` on the reals), exactly (closed forms on
+        infinite pieces): a Fraction, or an ExpNumber when it is not rational."""
         return _fraction(sum((self._piece_sum(a, b, t) for a, b, t in self.pieces), _ZERO))
 
     def cumulative(self) -> "ExpPoly":
-        """``G(t) = Σ_{x ≤ t} f(x)`` as a piecewise exponential polynomial in ``t``."""
+        """``G(t) = Σ_{x ≤ t} f(x)`` (``∫_{−∞}^t f``) as a piecewise function of ``t``."""
+        step = self._step
         pieces = []
         before = _ZERO              # Σ f over the pieces already passed
-        previous_high: int | None = None
+        previous_high = None
         for a, b, terms in self.pieces:
-            if previous_high is not None and a is not None and a > previous_high + 1:
-                pieces.append((previous_high + 1, a - 1, {(0, _UNIT): before}))  # a gap: constant
-            antidifference = _cumulative_terms(terms)
-            # on [a, b]: before + A(t) − A(a − 1)  (A(−∞) = 0 when a is −∞)
-            start = _ZERO if a is None else _evaluate(antidifference, a - 1)
-            if a is None and any(_BASES[b_] <= 1 for (_, b_) in terms):
+            if previous_high is not None and a is not None and a > previous_high + step:
+                pieces.append((previous_high + step, a - step, {(0, _UNIT): before}))  # a gap
+            antidifference = _cumulative_terms(terms, self.continuous)
+            # on [a, b]: before + A(t) − A(a − step)  (A(−∞) = 0 when a is −∞)
+            start = _ZERO if a is None else _evaluate(antidifference, a - step)
+            if a is None and any(_BELOW_ONE[b_] <= 0 for (_, b_) in terms):
                 raise ArithmeticError("the sum of a term x^p·β^x from −∞ diverges (β ≤ 1)")
             piece = dict(antidifference)
             _add_term(piece, (0, _UNIT), before - start)
@@ -274,47 +373,94 @@ class ExpPoly:
             if b is None:
                 break
         if previous_high is not None:
-            pieces.append((previous_high + 1, None, {(0, _UNIT): before}))
-        return ExpPoly(pieces)
+            pieces.append((previous_high + step, None, {(0, _UNIT): before}))
+        return self._new(pieces)
 
-    def window_sum(self, low_offset: int | None, high_offset: int | None) -> "ExpPoly":
-        """``m(y) = Σ_{x ∈ [y + low_offset, y + high_offset]} f(x)`` (``None``: unbounded), as a
-        function of ``y``: ``G(y + high) − G(y + low − 1)`` with ``G`` the cumulative sum."""
+    def window_sum(self, low_offset, high_offset) -> "ExpPoly":
+        """``m(y) = Σ_{x ∈ [y + low_offset, y + high_offset]} f(x)`` (an integral on the reals;
+        ``None``: unbounded), as a function of ``y``: ``G(y + high) − G(y + low − step)`` with
+        ``G`` the cumulative sum."""
         if low_offset is not None and high_offset is not None and low_offset > high_offset:
-            return ExpPoly(())
+            return self._new(())
         g = self.cumulative()
-        top = (ExpPoly.constant(self.total()) if high_offset is None else g.shift(high_offset))
+        top = (type(self).constant(self.total()) if high_offset is None
+               else g.shift(high_offset))
         if low_offset is None:
             return top
-        return top.minus(g.shift(low_offset - 1))
+        return top.minus(g.shift(low_offset - self._step))
 
     def minus(self, other: "ExpPoly") -> "ExpPoly":
         """The pointwise difference."""
-        return ExpPoly._combine(self, other, -1)
+        return self._combine(other, -1)
 
-    @staticmethod
-    def _combine(first: "ExpPoly", second: "ExpPoly", sign: int) -> "ExpPoly":
+    def _combine(self, other: "ExpPoly", sign: int) -> "ExpPoly":
+        step = self._step
         points = set()
-        for f in (first, second):
+        for f in (self, other):
             for a, b, _ in f.pieces:
                 if a is not None:
                     points.add(a)
                 if b is not None:
-                    points.add(b + 1)
+                    points.add(b + step)
         cuts = sorted(points)
         bounds = [None, *cuts]
-        intervals = [(bounds[k], None if k == len(cuts) else cuts[k] - 1)
+        intervals = [(bounds[k], None if k == len(cuts) else cuts[k] - step)
                      for k in range(len(cuts) + 1)]
         pieces = []
         for low, high in intervals:
             if low is not None and high is not None and low > high:
                 continue
-            probe = low if low is not None else (high if high is not None else 0)
+            probe = self._probe(low, high)
             terms: Terms = {}
-            for f, factor in ((first, 1), (second, sign)):
+            for f, factor in ((self, 1), (other, sign)):
                 for a, b, t in f.pieces:
                     if (a is None or a <= probe) and (b is None or probe <= b):
                         for key, value in t.items():
                             _add_term(terms, key, factor * value)
             pieces.append((low, high, terms))
-        return ExpPoly(pieces)
+        return self._new(pieces)
+
+    def _probe(self, low, high):
+        """A point of ``[low, high]`` that decides which pieces cover the interval (on the reals
+        an inner point: pieces share their ends)."""
+        if not self.continuous:
+            return low if low is not None else (high if high is not None else 0)
+        if low is not None and high is not None:
+            return (Fraction(low) + Fraction(high)) / 2
+        if low is not None:
+            return low + 1
+        return high - 1 if high is not None else 0
+
+
+class ContinuousExpPoly(ExpPoly):
+    """A piecewise exponential polynomial on the real line: pieces ``[low, high]`` with rational
+    ends (meeting at their ends), terms ``c·x^p·e^(λx)``; ``total`` and ``window_sum`` are
+    integrals, exact by integration by parts (Laplace noise: the densities below).
+
+    >>> lap = ContinuousExpPoly.laplace(Fraction(2))              # density e^(−|x|/2)/4
+    >>> lap.total()
+    Fraction(1, 1)
+    >>> lap.restrict(1, None).total()                              # Pr[Z ≥ 1] = e^(−1/2)/2
+    ExpNumber('1/2·e^(-1/2)')
+    """
+
+    __slots__ = ()
+    continuous = True
+    _step = 0
+
+    @classmethod
+    @lru_cache(maxsize=256)
+    def laplace(cls, scale: Fraction) -> "ContinuousExpPoly":
+        """The Laplace density ``e^(−|x|/b)/(2b)`` of scale ``b > 0`` (Dwork, McSherry, Nissim
+        and Smith's Laplace mechanism adds it with ``b = Δ/ε``)."""
+        scale = Fraction(scale)
+        c = _q(1 / (2 * scale))
+        return cls([(None, 0, {(0, _base_of(Fraction(1), 1 / scale)): c}),
+                    (0, None, {(0, _base_of(Fraction(1), -1 / scale)): c})])
+
+    @classmethod
+    @lru_cache(maxsize=256)
+    def exponential(cls, scale: Fraction) -> "ContinuousExpPoly":
+        """The exponential density ``e^(−x/b)/b`` on ``x ≥ 0`` (scale ``b > 0``)."""
+        scale = Fraction(scale)
+        return cls([(0, None, {(0, _base_of(Fraction(1), -1 / scale)): _q(1 / scale)})])
