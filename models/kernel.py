@@ -3,7 +3,11 @@
 Audits read ``Pr[M(D) = ω]`` for every dataset ``D`` and output ω many times.  Doing that with
 ``Fraction`` arithmetic costs a gcd per operation; instead the table is stored as integers
 ``rows[d][o] = Pr[M(D_d) = ω_o] · denominator`` with ``denominator`` the least common multiple of
-all the probabilities' denominators.  Ratios of kernel entries are ratios of these integers (the
+all the probabilities' denominators.  A mechanism whose probabilities are exact numbers of
+``Q(e^(1/n))`` (programs with Laplace noise:
+:class:`~pufferfish.models.programs.exp_numbers.ExpNumber`) is tabulated with those numbers
+themselves and denominator 1: the audits' sums, products and comparisons are then exact field
+operations and certified signs.  Ratios of kernel entries are ratios of these integers (the
 common denominator cancels), and sums weighted by an integer-scaled prior stay integers, so an
 audit is exact integer arithmetic.  Building the table is one pass over the kernel.
 
@@ -22,6 +26,7 @@ from math import lcm
 
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.mechanisms import Mechanism, Output
+from pufferfish.models.numbers import exact_ratio
 from pufferfish.models.universe import Dataset
 
 DEFAULT_MAX_OUTPUTS = 10**6
@@ -53,6 +58,7 @@ class KernelTable:
         distinct = list({id(dist): dist for dist in distributions}.values())
         output_index: dict = {}
         denominators = set()
+        transcendental = False
         for dist in distinct:
             for output, p in dist.items():
                 if output not in output_index:
@@ -62,14 +68,18 @@ class KernelTable:
                             f"mechanism {mechanism.name!r} has more than {max_outputs:,} outputs "
                             f"on these datasets; raise the limit with --max-outputs",
                             f"mechanisms.{mechanism.name}")
-                denominators.add(p.denominator)
-        denominator = lcm(*denominators) if denominators else 1
+                if isinstance(p, Fraction):
+                    denominators.add(p.denominator)
+                else:  # an exact number of Q(e^(1/n)): the table keeps the numbers themselves
+                    transcendental = True
+        denominator = lcm(*denominators) if denominators and not transcendental else 1
         width = len(output_index)
         row_of: dict[int, tuple[int, ...]] = {}
         for dist in distinct:
             row = [0] * width
             for output, p in dist.items():
-                row[output_index[output]] = p.numerator * (denominator // p.denominator)
+                row[output_index[output]] = (p if transcendental else
+                                             p.numerator * (denominator // p.denominator))
             row_of[id(dist)] = tuple(row)
         return cls(mechanism, datasets, {d: k for k, d in enumerate(datasets)},
                    tuple(output_index), output_index,
@@ -80,7 +90,7 @@ class KernelTable:
         o = self.output_index.get(output)
         if o is None:
             return Fraction(0)
-        return Fraction(self.rows[self.dataset_index[dataset]][o], self.denominator)
+        return exact_ratio(self.rows[self.dataset_index[dataset]][o], self.denominator)
 
 
 def integer_weights(weights: Sequence[Fraction]) -> tuple[list[int], int]:

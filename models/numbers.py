@@ -99,11 +99,34 @@ def ratio_key(ratio: Ratio) -> tuple[int, Fraction]:
     >>> ratio_key(INFINITY) > ratio_key(Fraction(10**100))
     True
     """
-    return (1, Fraction(0)) if ratio == INFINITY else (0, Fraction(ratio))
+    if ratio == INFINITY:
+        return (1, Fraction(0))
+    return (0, ratio) if _transcendental(ratio) else (0, Fraction(ratio))
+
+
+def _transcendental(value: object) -> bool:
+    """Whether ``value`` is an exact number of ``Q(e^(1/n))`` that is not rational
+    (:class:`~pufferfish.models.programs.exp_numbers.ExpNumber`; ordered by certified signs)."""
+    return hasattr(value, "is_rational") and not value.is_rational()
+
+
+def exact_ratio(numerator, denominator):
+    """``numerator / denominator`` (``denominator ≠ 0``) as a Fraction, or as an exact number of
+    ``Q(e^(1/n))`` when either is one and the quotient is not rational."""
+    if hasattr(numerator, "is_rational") or hasattr(denominator, "is_rational"):
+        quotient = numerator / denominator
+        return quotient.simplified() if hasattr(quotient, "simplified") else quotient
+    if isinstance(numerator, int) and isinstance(denominator, int):
+        return Fraction(numerator, denominator)
+    return Fraction(numerator) / Fraction(denominator)
 
 
 def fraction_str(value: Ratio) -> str:
-    """Canonical text for an exact number: ``"3/8"``, ``"2"``, or ``"inf"``."""
+    """Canonical text for an exact number: ``"3/8"``, ``"2"``, or ``"inf"``; an exact number of
+    ``Q(e^(1/n))`` (:class:`~pufferfish.models.programs.exp_numbers.ExpNumber`) as its closed
+    form, such as ``"(e^(1/2) - 1)/(e^(1/2) + 1)"``."""
+    if _transcendental(value):
+        return str(value)
     if isinstance(value, float):
         if value == INFINITY:
             return "inf"
@@ -138,6 +161,8 @@ def epsilon_float(ratio: Ratio) -> float:
         return math.inf
     if ratio == 0:
         return -math.inf
+    if _transcendental(ratio):
+        return math.log(float(ratio))
     return math.log(ratio.numerator) - math.log(ratio.denominator)  # type: ignore[union-attr]
 
 

@@ -17,12 +17,13 @@ Fraction(...)
 """
 
 from pufferfish.models.programs.enumerate import (DEFAULT_MAX_RUNS, DEFAULT_MAX_STEPS, Noisy,
-                                                  ProgramError, choice, coin,
-                                                  exponential_mechanism, geometric,
-                                                  one_sided_geometric, program_distribution,
-                                                  uniform)
+                                                  ProgramError, choice, coin, discrete_laplace,
+                                                  exponential, exponential_mechanism, geometric,
+                                                  laplace, one_sided_geometric,
+                                                  program_distribution, uniform)
+from pufferfish.models.programs.exp_numbers import ExpNumber
 from pufferfish.models.programs.mechanism import ProgramMechanism, load_program
 
 __all__ = ["coin", "choice", "uniform", "exponential_mechanism", "geometric",
-           "one_sided_geometric", "Noisy", "ProgramError", "program_distribution",
+           "one_sided_geometric", "discrete_laplace", "laplace", "exponential", "ExpNumber", "Noisy", "ProgramError", "program_distribution",
            "ProgramMechanism", "load_program", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS"]

@@ -57,11 +57,13 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import CycleError, NoiseConstraints
-from pufferfish.models.programs.exp_poly import ExpPoly
+from pufferfish.models.programs.exp_numbers import exact_number
+from pufferfish.models.programs.exp_poly import ContinuousExpPoly, ExpPoly
 from pufferfish.models.values import canonical_value, json_value
 
 __all__ = ["Noisy", "ProgramError", "program_distribution", "coin", "choice", "uniform",
-           "exponential_mechanism", "geometric", "one_sided_geometric",
+           "exponential_mechanism", "geometric", "one_sided_geometric", "discrete_laplace",
+           "laplace", "exponential",
            "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS"]
 
 DEFAULT_MAX_STEPS = 100_000
@@ -216,6 +218,55 @@ def one_sided_geometric(alpha: object) -> "Noisy | int":
     return Noisy(run.noise.add_variable(ExpPoly.one_sided_geometric(alpha), 0, None), 0, run)
 
 
+def _positive(value: object, what: str) -> Fraction:
+    value = _exact(value, what)
+    if value <= 0:
+        raise ValueError(f"{what} must be positive, got {fraction_str(value)}")
+    return value
+
+
+@lru_cache(maxsize=1024)
+def _epsilon(epsilon: object) -> Fraction:
+    return _positive(epsilon, "epsilon")
+
+
+@lru_cache(maxsize=1024)
+def _scale(scale: object) -> Fraction:
+    return _positive(scale, "the scale")
+
+
+def discrete_laplace(epsilon: object, one_sided: bool = False) -> "Noisy":
+    """Discrete Laplace noise at ``α = e^(−ε)`` for a rational ``ε > 0``: ``Pr[Z = z] =
+    (1−α)/(1+α)·α^|z|`` on every integer (Ghosh, Roughgarden and Sundararajan's geometric
+    mechanism, as deployed libraries draw it for an ε-DP count); with ``one_sided``,
+    ``(1−α)·α^z`` for ``z ≥ 0``.  Its probabilities are exact numbers of ``Q(e^(1/n))``
+    (:mod:`~pufferfish.models.programs.exp_numbers`)."""
+    run = _run()
+    epsilon = _epsilon(epsilon)
+    if one_sided:
+        return Noisy(run.noise.add_variable(ExpPoly.one_sided_discrete_laplace(epsilon), 0, None),
+                     0, run)
+    return Noisy(run.noise.add_variable(ExpPoly.discrete_laplace(epsilon), None, None), 0, run)
+
+
+def laplace(scale: object) -> "Noisy":
+    """Continuous Laplace noise of rational scale ``b > 0``: density ``e^(−|z|/b)/(2b)`` on the
+    real line (Dwork, McSherry, Nissim and Smith's Laplace mechanism: ``b = Δ/ε``).  A continuous
+    noisy value may be shifted by rational numbers and compared with numbers and with other
+    continuous noisy values; ``≥`` and ``>`` have the same probability."""
+    run = _run()
+    return Noisy(run.noise.add_variable(ContinuousExpPoly.laplace(_scale(scale)), None, None),
+                 0, run)
+
+
+def exponential(scale: object) -> "Noisy":
+    """Continuous exponential noise of rational scale ``b > 0``: density ``e^(−z/b)/b`` for
+    ``z ≥ 0`` (the one-sided noise of report-noisy-max with exponential noise)."""
+    run = _run()
+    return Noisy(run.noise.add_variable(ContinuousExpPoly.exponential(_scale(scale)), 0, None),
+                 0, run)
+
+
 class Noisy:
     """An integer noise variable plus an integer offset, ``x_i + offset``, inside one run.
 
@@ -234,10 +285,17 @@ class Noisy:
     def __repr__(self) -> str:
         return f"<noise x{self.variable} {'+' if self.offset >= 0 else '-'} {abs(self.offset)}>"
 
+    @property
+    def continuous(self) -> bool:
+        """Whether the noise is continuous (Laplace, exponential) rather than integer."""
+        return self.run.noise.laws[self.variable].continuous
+
     def _shifted(self, amount: object, sign: int) -> "Noisy":
+        if self.continuous and isinstance(amount, Rational) and not isinstance(amount, bool):
+            return Noisy(self.variable, self.offset + sign * Fraction(amount), self.run)
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise TypeError(f"only an integer can be added to a noisy value, not "
-                            f"{type(amount).__name__} {amount!r}")
+            raise TypeError(f"only an integer can be added to a noisy integer (a rational number "
+                            f"to continuous noise), not {type(amount).__name__} {amount!r}")
         return Noisy(self.variable, self.offset + sign * amount, self.run)
 
     def __add__(self, other: object) -> "Noisy":
@@ -263,6 +321,8 @@ class Noisy:
         return _compare(self, other, at_least=True)
 
     def __gt__(self, other: object) -> bool:
+        if self.continuous:  # x > t and x ≥ t differ on a set of measure zero
+            return _compare(self, other, at_least=True)
         return _compare(self, other + 1 if isinstance(other, Noisy) else _next_above(other),
                         at_least=True)
 
@@ -308,12 +368,22 @@ def _compare(left: Noisy, right: object, at_least: bool) -> bool:
     run = left.run
     run.step()
     noise = run.noise
+    continuous = left.continuous
     if isinstance(right, Noisy):
+        if right.continuous != continuous:
+            raise TypeError("a continuous noisy value cannot be compared with integer noise by the "
+                            "exact engine")
         if right.variable == left.variable:
             return left.offset >= right.offset
         difference = right.offset - left.offset  # x_l − x_r ≥ difference
         holds = ("difference", left.variable, right.variable, difference, None)
-        fails = ("difference", left.variable, right.variable, None, difference - 1)
+        # on the reals the complement x_l − x_r < d has the mass of x_l − x_r ≤ d
+        fails = ("difference", left.variable, right.variable, None,
+                 difference if continuous else difference - 1)
+    elif continuous:
+        threshold = _exact_threshold(right) - left.offset  # x_l ≥ threshold
+        holds = ("unary", left.variable, threshold, None)
+        fails = ("unary", left.variable, None, threshold)
     else:
         threshold = math.ceil(_exact_threshold(right) - left.offset)  # x_l ≥ threshold
         holds = ("unary", left.variable, threshold, None)
@@ -341,6 +411,10 @@ def _concretise(value: Noisy) -> int:
     """The decision over the values ``value`` can still take (each of positive probability)."""
     run = value.run
     run.step()
+    if value.continuous:
+        raise ValueError("the program turns a continuous noisy value into an output or an "
+                         "integer: its law has a density, not exact point masses; compare it "
+                         "with thresholds (or use discrete_laplace) instead")
     lows, highs = run.noise.bounds()
     low, high = lows[value.variable], highs[value.variable]
     if low is None or high is None:
@@ -440,6 +514,7 @@ def program_distribution(program: Callable, dataset: Sequence[object],
                 raise ProgramError(f"program {label} on dataset {list(plain)} returned "
                                    f"{output!r:.80}: {error.reason}") from None
             probabilities[key] = probabilities.get(key, Fraction(0)) + p
+    probabilities = {key: exact_number(p) for key, p in probabilities.items()}
     total = sum(probabilities.values(), Fraction(0))
     if total != 1:  # a defect of the engine, never of the program: refuse rather than guess
         raise ProgramError(f"program {label} on dataset {list(plain)}: the runs' probabilities "

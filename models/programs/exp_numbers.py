@@ -170,6 +170,9 @@ class ExpNumber:
     def __pos__(self) -> "ExpNumber":
         return self
 
+    def __abs__(self) -> "ExpNumber":
+        return -self if self.sign() < 0 else self
+
     def __sub__(self, other) -> "ExpNumber":
         other = _coerce(other)
         return other if other is NotImplemented else self + (-other)

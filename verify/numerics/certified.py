@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from pufferfish.models.programs.exp_numbers import ExpNumber
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_str
 from pufferfish.verify.numerics.levels import LOG_FORM, LogValue, parse_level
 
@@ -149,4 +150,11 @@ def compare_ratio(ratio: Ratio, budget: Budget) -> BudgetCheck:
     (:meth:`LogValue.compare`; ``log 0 = −∞`` is below every budget)."""
     if ratio == 0:
         return BudgetCheck(budget, ratio, "below")
+    if isinstance(ratio, ExpNumber) and not ratio.is_rational():
+        # ratio ∈ Q(e^(1/n)) and e^ε is rational (ε = log q) or e^ε ∈ Q(e^(1/d)) (ε rational):
+        # the sign of their difference is exact at 0 and certified elsewhere
+        if budget.infinite:
+            return BudgetCheck(budget, ratio, "below")
+        bound = budget.ratio if budget.ratio is not None else ExpNumber.exp(budget.epsilon)
+        return BudgetCheck(budget, ratio, _RELATIONS[(ratio - bound).sign()])
     return BudgetCheck(budget, ratio, _RELATIONS[LogValue.log(ratio).compare(budget.level)])

@@ -36,7 +36,8 @@ from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           parse_neighbours)
-from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
+from pufferfish.models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, exact_ratio,
+                                       fraction_str)
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, size_text
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
 from pufferfish.verify.report import Explained
@@ -199,7 +200,7 @@ def dp_level(universe: Universe, mechanism: Mechanism,
         ratio: Ratio = Fraction(1)
         result = DPResult(mechanism.name, label, ratio, pairs_checked=checked)
     else:
-        ratio = INFINITY if not best_den else max(Fraction(1), Fraction(best_num, best_den))
+        ratio = INFINITY if not best_den else max(Fraction(1), exact_ratio(best_num, best_den))
         dataset, other, o = witness
         result = DPResult(mechanism.name, label, ratio, dataset, other, table.outputs[o],
                           table.prob(dataset, table.outputs[o]), table.prob(other, table.outputs[o]),
@@ -338,9 +339,9 @@ class _WorstPairScan:
             return DPResult(self.mechanism.name, label, Fraction(1), pairs_checked=self.checked)
         first, second, o = self.witness
         ratio: Ratio = (INFINITY if not self.best_den
-                        else max(Fraction(1), Fraction(self.best_num, self.best_den)))
+                        else max(Fraction(1), exact_ratio(self.best_num, self.best_den)))
         rows, denominator = self.table.rows, self.table.denominator
         return DPResult(self.mechanism.name, label, ratio, datasets[first], datasets[second],
                         self.table.outputs[o],
-                        Fraction(rows[self.numbers[first]][o], denominator),
-                        Fraction(rows[self.numbers[second]][o], denominator), self.checked)
+                        exact_ratio(rows[self.numbers[first]][o], denominator),
+                        exact_ratio(rows[self.numbers[second]][o], denominator), self.checked)

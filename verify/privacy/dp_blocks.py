@@ -50,7 +50,7 @@ import numpy as np
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import Mechanism
-from pufferfish.models.numbers import INFINITY, Ratio
+from pufferfish.models.numbers import INFINITY, Ratio, exact_ratio
 from pufferfish.models.universe import Dataset, Universe, size_text
 from pufferfish.verify.execution import Engine, InProcessEngine, usable_memory
 from pufferfish.verify.privacy.dp import DPResult
@@ -562,7 +562,7 @@ def _first_worst_pair(universe: Universe, mechanism: Mechanism,
         return DPResult(mechanism.name, "entry", Fraction(1), pairs_checked=checked)
     position, o = witness
     dataset, other = _pair_at(universe, position)
-    ratio: Ratio = INFINITY if not best_den else max(Fraction(1), Fraction(best_num, best_den))
+    ratio: Ratio = INFINITY if not best_den else max(Fraction(1), exact_ratio(best_num, best_den))
     output = table.outputs[o]
     return DPResult(mechanism.name, "entry", ratio, dataset, other, output,
                     mechanism.prob(dataset, output), mechanism.prob(other, output), checked)

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from pufferfish.models.kernel import KernelTable, integer_weights
 from pufferfish.models.secrets import Secret
+from pufferfish.models.numbers import exact_ratio
 from pufferfish.models.universe import Dataset
 
 
@@ -42,8 +43,8 @@ class SecretJoint:
 
     def conditional(self, secret: str, output_position: int) -> Fraction:
         """``Pr[M = ω | s, θ]`` as an exact Fraction (for witnesses and display)."""
-        return Fraction(self.joint[secret][output_position],
-                        self.mass[secret] * self.table.denominator)
+        return exact_ratio(self.joint[secret][output_position],
+                           self.mass[secret] * self.table.denominator)
 
 
 def accumulate(prior_name: str, support: Sequence[tuple[Dataset, Fraction]],

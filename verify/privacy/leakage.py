@@ -19,7 +19,7 @@ from fractions import Fraction
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
-from pufferfish.models.numbers import fraction_str
+from pufferfish.models.numbers import exact_ratio, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.privacy.joint import SecretJoint, accumulate
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
@@ -95,12 +95,12 @@ def leakage_from_joints(model: PufferfishModel, mechanism_name: str,
                 if not total:
                     continue
                 # posterior - prior = J_s/J_all - M_s/M_all, exactly
-                shift = Fraction(joint.joint[secret.name][o] * total_mass - mass * total,
-                                 total * total_mass)
+                shift = exact_ratio(joint.joint[secret.name][o] * total_mass - mass * total,
+                                    total * total_mass)
                 if abs(shift) > worst:
                     worst = abs(shift)
                     witness = (secret.name, prior_name, table.outputs[o], Fraction(mass, total_mass),
-                               Fraction(joint.joint[secret.name][o], total))
+                               exact_ratio(joint.joint[secret.name][o], total))
     skipped = tuple(model.interval_families)
     if witness is None:
         return LeakageResult(mechanism_name, True, Fraction(0), not_evaluated=skipped)

@@ -28,8 +28,8 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
-from pufferfish.models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str,
-                            ratio_key)
+from pufferfish.models.numbers import (INFINITY, epsilon_float, epsilon_str, exact_ratio,
+                                       fraction_str, Ratio, ratio_key)
 from pufferfish.models.secrets import Secret
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
@@ -230,7 +230,7 @@ def _finite_direction(label: str, first: Secret, second: Secret, joint: SecretJo
                 break
     if best_o is None:
         return DirectionLevel(label, first.name, second.name, joint.prior_name, Fraction(0))
-    ratio: Ratio = INFINITY if not best_den else Fraction(best_num, best_den)
+    ratio: Ratio = INFINITY if not best_den else exact_ratio(best_num, best_den)
     return DirectionLevel(label, first.name, second.name, joint.prior_name, ratio,
                           joint.table.outputs[best_o], joint.conditional(first.name, best_o),
                           joint.conditional(second.name, best_o))
