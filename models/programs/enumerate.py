@@ -268,63 +268,86 @@ def exponential(scale: object) -> "Noisy":
 
 
 class Noisy:
-    """An integer noise variable plus an integer offset, ``x_i + offset``, inside one run.
+    """A noisy number inside one run: ``±x_i + offset`` or ``x_i − x_j + offset`` for noise
+    variables ``x_i, x_j`` of one kind (integer or continuous) and an exact offset.
 
-    Supported: ``+`` and ``−`` of an integer; ``<``, ``<=``, ``>``, ``>=`` with a number or another
-    noisy value (each comparison is a decision of the run); ``int(x)`` (a decision over the values
-    it can take); ``min``/``max`` (they compare).  Anything else (``==``, ``bool``, hashing, a
-    product, the sum of two noisy values) raises ``TypeError``, since its exact law is not
-    implemented.
+    Supported: ``+`` and ``−`` of a number (an integer for integer noise, any rational for
+    continuous noise), negation, the difference of two noisy values (``ν − ρ``: Sparse Vector
+    with gap as published); ``<``, ``<=``, ``>``, ``>=`` with a number or another noisy value
+    whenever the comparison is a bound on one variable or on a difference of two (each
+    comparison is a decision of the run); ``int(x)`` of ``±x_i + offset`` (a decision over the
+    values it can take); ``min``/``max`` (they compare).  Anything else (``==``, ``bool``,
+    hashing, a product, the sum of two noisy values, a comparison of ``x + y`` or of three
+    variables) raises ``TypeError``: its exact law is not implemented.
     """
 
-    __slots__ = ("variable", "offset", "run")
+    __slots__ = ("variable", "offset", "run", "sign", "minus")
 
-    def __init__(self, variable: int, offset: int, run: _Run) -> None:
+    def __init__(self, variable: int, offset, run: _Run, sign: int = 1,
+                 minus: int | None = None) -> None:
+        # the value sign·x_variable − x_minus + offset (sign is 1 when minus is set)
         self.variable, self.offset, self.run = variable, offset, run
+        self.sign, self.minus = sign, minus
 
     def __repr__(self) -> str:
-        return f"<noise x{self.variable} {'+' if self.offset >= 0 else '-'} {abs(self.offset)}>"
+        head = f"{'-' if self.sign < 0 else ''}x{self.variable}"
+        if self.minus is not None:
+            head += f" - x{self.minus}"
+        return f"<noise {head} {'+' if self.offset >= 0 else '-'} {abs(self.offset)}>"
 
     @property
     def continuous(self) -> bool:
         """Whether the noise is continuous (Laplace, exponential) rather than integer."""
         return self.run.noise.laws[self.variable].continuous
 
+    def _terms(self) -> dict[int, int]:
+        terms = {self.variable: self.sign}
+        if self.minus is not None:
+            terms[self.minus] = terms.get(self.minus, 0) - 1
+        return {v: c for v, c in terms.items() if c}
+
     def _shifted(self, amount: object, sign: int) -> "Noisy":
         if self.continuous and isinstance(amount, Rational) and not isinstance(amount, bool):
-            return Noisy(self.variable, self.offset + sign * Fraction(amount), self.run)
-        if isinstance(amount, bool) or not isinstance(amount, int):
+            amount = Fraction(amount)
+        elif isinstance(amount, bool) or not isinstance(amount, int):
             raise TypeError(f"only an integer can be added to a noisy integer (a rational number "
                             f"to continuous noise), not {type(amount).__name__} {amount!r}")
-        return Noisy(self.variable, self.offset + sign * amount, self.run)
+        return Noisy(self.variable, self.offset + sign * amount, self.run, self.sign, self.minus)
+
+    def _combined(self, other: "Noisy", sign: int) -> "Noisy | object":
+        """``self + sign·other`` as a noisy value (or a number when the noise cancels)."""
+        if other.continuous != self.continuous:
+            raise TypeError("continuous and integer noise cannot be combined by the exact engine")
+        terms = self._terms()
+        for variable, coefficient in other._terms().items():
+            terms[variable] = terms.get(variable, 0) + sign * coefficient
+        terms = {v: c for v, c in terms.items() if c}
+        offset = self.offset + sign * other.offset
+        return _form(terms, offset, self.run)
 
     def __add__(self, other: object) -> "Noisy":
         if isinstance(other, Noisy):
-            raise TypeError("the sum of two noisy values is not supported by the exact engine")
+            return self._combined(other, 1)
         return self._shifted(other, 1)
 
     __radd__ = __add__
 
     def __sub__(self, other: object) -> "Noisy":
         if isinstance(other, Noisy):
-            raise TypeError("the difference of two noisy values is not supported by the exact "
-                            "engine; compare them instead")
+            return self._combined(other, -1)
         return self._shifted(other, -1)
 
-    def __rsub__(self, other: object):
-        raise TypeError("a number minus a noisy value is not supported by the exact engine")
+    def __rsub__(self, other: object) -> "Noisy":
+        return (-self)._shifted(other, 1)
 
-    def __neg__(self):
-        raise TypeError("the negation of a noisy value is not supported by the exact engine")
+    def __neg__(self) -> "Noisy":
+        return _form({v: -c for v, c in self._terms().items()}, -self.offset, self.run)
 
     def __ge__(self, other: object) -> bool:
-        return _compare(self, other, at_least=True)
+        return _compare(self, other, strict=False)
 
     def __gt__(self, other: object) -> bool:
-        if self.continuous:  # x > t and x ≥ t differ on a set of measure zero
-            return _compare(self, other, at_least=True)
-        return _compare(self, other + 1 if isinstance(other, Noisy) else _next_above(other),
-                        at_least=True)
+        return _compare(self, other, strict=True)
 
     def __le__(self, other: object) -> bool:
         return not self.__gt__(other)
@@ -350,10 +373,17 @@ class Noisy:
     __index__ = __int__
 
 
-def _next_above(value: object) -> object:
-    """The least integer threshold ``t`` with ``x > value ⇔ x ≥ t`` for an integer ``x``."""
-    number = _exact_threshold(value)
-    return math.floor(number) + 1
+def _form(terms: dict[int, int], offset, run: _Run) -> "Noisy | object":
+    """The noisy value ``Σ c_v·x_v + offset`` when it has a supported shape."""
+    if not terms:
+        return offset
+    items = sorted(terms.items(), key=lambda item: -item[1])
+    if len(items) == 1 and abs(items[0][1]) == 1:
+        return Noisy(items[0][0], offset, run, items[0][1])
+    if len(items) == 2 and items[0][1] == 1 and items[1][1] == -1:
+        return Noisy(items[0][0], offset, run, 1, items[1][0])
+    raise TypeError("the exact engine handles one noisy value, its negation, or the difference "
+                    "of two (x − y); a sum of noisy values or a multiple of one is not supported")
 
 
 def _exact_threshold(value: object) -> Fraction:
@@ -363,31 +393,43 @@ def _exact_threshold(value: object) -> Fraction:
     return Fraction(value)
 
 
-def _compare(left: Noisy, right: object, at_least: bool) -> bool:
-    """The decision ``left ≥ right``: branches on the outcomes of positive probability."""
+def _compare(left: Noisy, right: object, strict: bool) -> bool:
+    """The decision ``left ≥ right`` (``left > right`` when ``strict``): branches on the
+    outcomes of positive probability.  The comparison is rewritten as ``form ≥ t`` with ``form``
+    one variable, its negation or a difference of two, then as a bound on that variable or
+    difference (for integer noise ``x > t ⇔ x ≥ ⌊t⌋ + 1``; for continuous noise ``>`` and ``≥``
+    differ on a set of measure zero)."""
     run = left.run
     run.step()
     noise = run.noise
     continuous = left.continuous
     if isinstance(right, Noisy):
-        if right.continuous != continuous:
-            raise TypeError("a continuous noisy value cannot be compared with integer noise by the "
-                            "exact engine")
-        if right.variable == left.variable:
-            return left.offset >= right.offset
-        difference = right.offset - left.offset  # x_l − x_r ≥ difference
-        holds = ("difference", left.variable, right.variable, difference, None)
-        # on the reals the complement x_l − x_r < d has the mass of x_l − x_r ≤ d
-        fails = ("difference", left.variable, right.variable, None,
-                 difference if continuous else difference - 1)
-    elif continuous:
-        threshold = _exact_threshold(right) - left.offset  # x_l ≥ threshold
-        holds = ("unary", left.variable, threshold, None)
-        fails = ("unary", left.variable, None, threshold)
+        form, threshold = left - right, Fraction(0)
+        if not isinstance(form, Noisy):  # the noise cancels: a comparison of numbers
+            return form > 0 if strict else form >= 0
     else:
-        threshold = math.ceil(_exact_threshold(right) - left.offset)  # x_l ≥ threshold
-        holds = ("unary", left.variable, threshold, None)
-        fails = ("unary", left.variable, None, threshold - 1)
+        form, threshold = left, _exact_threshold(right)
+    threshold -= form.offset  # sign·x_u (− x_v) ≥ threshold (or >)
+    if form.sign < 0:  # −x ≥ t ⇔ x ≤ −t: flip to an upper bound
+        if continuous:
+            bound = -threshold
+        else:
+            bound = math.floor(-threshold) - (1 if strict and (-threshold).denominator == 1 else 0)
+        holds = ("unary", form.variable, None, bound)
+        fails = ("unary", form.variable, bound if continuous else bound + 1, None)
+    else:
+        if continuous:
+            low = threshold
+        else:
+            low = math.floor(threshold) + 1 if strict else math.ceil(threshold)
+        if form.minus is None:
+            holds = ("unary", form.variable, low, None)
+            fails = ("unary", form.variable, None, low if continuous else low - 1)
+        else:
+            holds = ("difference", form.variable, form.minus, low, None)
+            # on the reals the complement x_u − x_v < d has the mass of x_u − x_v ≤ d
+            fails = ("difference", form.variable, form.minus, None,
+                     low if continuous else low - 1)
     outcomes = [(True, holds), (False, fails)]
     feasible = [(value, c) for value, c in outcomes if noise.bounds(c) is not None]
     if len(feasible) == 2 and holds[0] == "difference" and \
@@ -411,6 +453,8 @@ def _concretise(value: Noisy) -> int:
     """The decision over the values ``value`` can still take (each of positive probability)."""
     run = value.run
     run.step()
+    if value.minus is not None:
+        raise ValueError(_DIFFERENCE_OUT)
     if value.continuous:
         raise ValueError("the program turns a continuous noisy value into an output or an "
                          "integer: its law has a density, not exact point masses; compare it "
@@ -425,12 +469,19 @@ def _concretise(value: Noisy) -> int:
                          f"example max(lo, min(x, hi)) — which changes the mechanism)")
     index = run.decide(high - low + 1) if high > low else 0
     run.noise.constrain_value(value.variable, low + index, low + index)
-    return low + index + value.offset
+    return value.sign * (low + index) + value.offset
+
+
+_DIFFERENCE_OUT = ("the program turns a difference of two noisy values into an output or an "
+                   "integer: the exact engine compares differences but does not enumerate their "
+                   "law; compare it with thresholds instead")
 
 
 def _noisy_variables(value: object, found: list[int]) -> list[int]:
     """The noise variables inside an output, in order of first appearance."""
     if isinstance(value, Noisy):
+        if value.minus is not None:
+            raise ValueError(_DIFFERENCE_OUT)
         if value.variable not in found:
             found.append(value.variable)
     elif isinstance(value, list | tuple):
@@ -444,7 +495,7 @@ def _substitute(value: object, variable: int | None = None, x: int | None = None
     when ``x`` is ``None``), other noisy values concretised by decisions, lists made tuples."""
     if isinstance(value, Noisy):
         if value.variable == variable:
-            return value if x is None else x + value.offset
+            return value if x is None else value.sign * x + value.offset
         return _concretise(value)
     if isinstance(value, list | tuple):
         return tuple(_substitute(item, variable, x) for item in value)

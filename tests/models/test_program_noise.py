@@ -1,0 +1,316 @@
+"""Programs with the noise people deploy: discrete Laplace at α = e^(−ε), continuous Laplace and
+exponential noise, differences and negations of noisy values, vector releases.
+
+Every exact law is checked against an independent computation that shares no code with the
+engine: numerical integration at 40 digits (mpmath) for continuous noise, and a brute force over
+a window of noise values with a rigorous bound on the mass outside for integer noise.  Identities
+that must be detected exactly (ties, rational masses of transcendental noise, a level equal to
+its budget) are asserted as exact equalities.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pufferfish
+from pufferfish.models.programs import (ExpNumber, discrete_laplace, exponential, geometric,
+                                        laplace, program_distribution)
+
+DIGITS = 40
+
+
+def close(exact, reference, tolerance=mpmath.mpf("1e-25")) -> bool:
+    """The exact number's certified enclosure (200 bits) lies within ``tolerance`` of
+    ``reference`` (an mpmath number computed at 40 digits)."""
+    low, high = (ExpNumber.of(exact) if isinstance(exact, Fraction) else exact).bounds(200)
+    with mpmath.workdps(DIGITS):
+        return (mpmath.mpf(low.numerator) / low.denominator - tolerance <= reference
+                <= mpmath.mpf(high.numerator) / high.denominator + tolerance)
+
+
+# --- the field Q(e^(1/n)) ----------------------------------------------------------------------
+
+def _element(spec):
+    """An element ``c·e^(r/d) + c2/7`` as an ExpNumber and, independently, in mpmath."""
+    (numerator, denominator), r, d = spec
+    exact = ExpNumber.exp(Fraction(r, d)) * Fraction(numerator, denominator) + \
+        Fraction(denominator, 7)
+    with mpmath.workdps(DIGITS):
+        reference = (mpmath.mpf(numerator) / denominator * mpmath.e ** (mpmath.mpf(r) / d)
+                     + mpmath.mpf(denominator) / 7)
+    return exact, reference
+
+
+elements = st.builds(_element, st.tuples(st.tuples(st.integers(-5, 5), st.integers(1, 4)),
+                                         st.integers(-3, 3), st.integers(1, 4)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(elements, elements, elements)
+def test_field_operations_are_exact_and_agree_with_high_precision_evaluation(x, y, z):
+    (a, ma), (b, mb), (c, mc) = x, y, z
+    assert (a + b) - b == a
+    assert a * (b + c) == a * b + a * c
+    if b:
+        assert (a * b) / b == a
+    with mpmath.workdps(DIGITS):
+        assert close(a + b, ma + mb)
+        assert close(a * c, ma * mc)
+        assert close(a - b * c, ma - mb * mc)
+    difference = a - b
+    if difference:
+        assert difference.sign() == (1 if ma > mb else -1)
+    else:
+        assert a == b and hash(a) == hash(b) and abs(ma - mb) < mpmath.mpf("1e-30")
+
+
+def test_identities_are_exact_equalities():
+    half = ExpNumber.exp(Fraction(1, 2))
+    assert half * half == ExpNumber.exp(1)
+    assert (1 - 1 / half) / (1 + 1 / half) == (half - 1) / (half + 1)
+    assert ((half + 1) * (half - 1)).is_rational() is False
+    assert ((half + 1) / (half + 1)).is_rational() and hash(ExpNumber.of(Fraction(1, 3))) == \
+        hash(Fraction(1, 3))
+    assert ExpNumber.exp(0) == 1 and ExpNumber.exp(Fraction(2, 4)) == half
+
+
+# --- continuous Laplace and exponential noise against numerical integration --------------------
+
+def _laplace_cdf(x, b):
+    return mpmath.mpf(1) / 2 * mpmath.e ** (x / b) if x < 0 else 1 - mpmath.e ** (-x / b) / 2
+
+
+def test_a_laplace_threshold_has_its_closed_form():
+    def above(data, t):
+        return data[0] + laplace(2) >= t
+
+    for q, t in [(0, 1), (3, 1), (1, 1), (0, Fraction(-5, 3))]:
+        law = program_distribution(above, (q,), {"t": t})
+        d = Fraction(t) - q
+        expected = (ExpNumber.exp(-d / 2) / 2 if d >= 0 else 1 - ExpNumber.exp(d / 2) / 2)
+        assert law.prob(True) == expected
+    assert program_distribution(above, (1,), {"t": 1}).prob(True) == Fraction(1, 2)  # exactly
+
+
+def svt_laplace(queries, T, epsilon):
+    """Sparse Vector with c = 1 (Lyu, Su and Li, Algorithm 1) with Laplace noise."""
+    eps1 = Fraction(epsilon) / 2
+    rho = laplace(1 / eps1)
+    out = []
+    for q in queries:
+        if q + laplace(2 / eps1) >= T + rho:
+            out.append(True)
+            break
+        out.append(False)
+    return out
+
+
+def _svt_reference(queries, T, epsilon, k):
+    """Pr[the first k answers below, the (k+1)-th above] (k = len(queries): all below), by
+    integrating over the threshold's noise ρ: ∫ f_ρ(y) Π_i F_ν(T + y − q_i) (1 − F_ν(...)) dy."""
+    eps1 = mpmath.mpf(Fraction(epsilon).numerator) / Fraction(epsilon).denominator / 2
+    b_rho, b_nu = 1 / eps1, 2 / eps1
+
+    def integrand(y):
+        value = mpmath.e ** (-abs(y) / b_rho) / (2 * b_rho)
+        for i, q in enumerate(queries[:k + 1]):
+            below = _laplace_cdf(T + y - q, b_nu)
+            value *= below if i < k else 1 - below
+        return value
+
+    with mpmath.workdps(DIGITS):
+        return mpmath.quad(integrand, [-mpmath.inf, *sorted({0, *(q - T for q in queries)}),
+                                       mpmath.inf])
+
+
+@pytest.mark.parametrize("queries,epsilon", [((0, 1, 2), "1/2"), ((2, 2, 0), "1"),
+                                             ((1, 0), "1/10")])
+def test_laplace_sparse_vector_matches_numerical_integration(queries, epsilon):
+    law = program_distribution(svt_laplace, queries, {"T": 1, "epsilon": Fraction(epsilon)})
+    assert sum(law.values()) == 1
+    for k in range(len(queries)):
+        output = (False,) * k + (True,)
+        assert close(law.prob(list(output)), _svt_reference(queries, 1, epsilon, k))
+    everything_below = law.prob([False] * len(queries))
+    with mpmath.workdps(DIGITS):
+        reference = 1 - sum(_svt_reference(queries, 1, epsilon, k) for k in range(len(queries)))
+    assert close(everything_below, reference)
+
+
+def noisy_max_exponential(scores, scale):
+    """Report noisy max with exponential noise (ties have probability 0)."""
+    best, index = None, None
+    for i, s in enumerate(scores):
+        value = s + exponential(scale)
+        if best is None or value > best:
+            best, index = value, i
+    return index
+
+
+def test_exponential_noisy_max_matches_numerical_integration():
+    scores = (0, 1, 3)
+    b = Fraction(2)
+    law = program_distribution(noisy_max_exponential, scores, {"scale": b})
+
+    def density(x):
+        return mpmath.e ** (-x / 2) / 2 if x >= 0 else mpmath.mpf(0)
+
+    def cdf(x):
+        return 1 - mpmath.e ** (-x / 2) if x >= 0 else mpmath.mpf(0)
+
+    for i, s in enumerate(scores):
+        def integrand(x, i=i, s=s):
+            value = density(x - s)
+            for j, other in enumerate(scores):
+                if j != i:
+                    value *= cdf(x - other)
+            return value
+        with mpmath.workdps(DIGITS):
+            reference = mpmath.quad(integrand, [s, *[o for o in scores if o > s], mpmath.inf])
+        assert close(law.prob(i), reference)
+
+
+# --- discrete Laplace at e^(−ε) against a windowed brute force ---------------------------------
+
+def clamped_count(data, epsilon, low, high):
+    return max(low, min(high, sum(data) + discrete_laplace(epsilon)))
+
+
+def test_discrete_laplace_matches_the_window_and_its_missing_mass():
+    epsilon = Fraction(1, 2)
+    law = program_distribution(clamped_count, (1, 1, 0), {"epsilon": epsilon, "low": 0,
+                                                          "high": 4})
+    window = 120
+    with mpmath.workdps(DIGITS):
+        alpha = mpmath.e ** (-mpmath.mpf(1) / 2)
+        weight = (1 - alpha) / (1 + alpha)
+        brute = {}
+        for z in range(-window, window + 1):
+            output = max(0, min(4, 2 + z))
+            brute[output] = brute.get(output, 0) + weight * alpha ** abs(z)
+        missing = 2 * alpha ** (window + 1) / (1 + alpha)  # Pr[|Z| > window]
+        assert missing < mpmath.mpf("1e-25")
+        for output, p in law.items():
+            assert close(p, brute[output] + missing / 2, tolerance=missing)
+    assert law.prob(2) == (1 - ExpNumber.exp(-epsilon)) / (1 + ExpNumber.exp(-epsilon))
+
+
+# --- arithmetic on noise ------------------------------------------------------------------------
+
+def svt_gap_subtraction(queries, T, draw):
+    rho = draw()
+    out = []
+    for q in queries:
+        if q + draw() - rho >= T:       # as published: the noisy answer minus the noisy threshold
+            out.append(True)
+            break
+        out.append(False)
+    return out
+
+
+def svt_gap_comparison(queries, T, draw):
+    rho = draw()
+    out = []
+    for q in queries:
+        if q + draw() >= T + rho:
+            out.append(True)
+            break
+        out.append(False)
+    return out
+
+
+@pytest.mark.parametrize("draw", [lambda: geometric("1/2"), lambda: discrete_laplace("1/3"),
+                                  lambda: laplace(3)], ids=["geometric", "discrete", "laplace"])
+def test_a_difference_of_noisy_values_is_the_comparison_it_rewrites(draw):
+    for queries in [(0, 1, 2), (2, 0, 1)]:
+        assert program_distribution(svt_gap_subtraction, queries, {"T": 1, "draw": draw}) == \
+            program_distribution(svt_gap_comparison, queries, {"T": 1, "draw": draw})
+
+
+def test_negation_and_a_number_minus_noise():
+    def negated(data):
+        x = geometric("1/3")
+        return [-x >= 1, 2 - x > 0, max(-2, min(2, -x))]
+
+    def direct(data):
+        x = geometric("1/3")
+        return [x <= -1, x < 2, -max(-2, min(2, x))]
+
+    assert program_distribution(negated, ()) == program_distribution(direct, ())
+
+
+def test_unsupported_arithmetic_and_outputs_are_refused():
+    cases = [(lambda data: laplace(1) + laplace(1) >= 0, "a sum of noisy values"),
+             (lambda data: laplace(1), "continuous noisy value"),
+             (lambda data: laplace(1) >= geometric("1/2"), "continuous"),
+             (lambda data: geometric("1/2") - geometric("1/2"), "difference of two noisy values")]
+    for program, message in cases:
+        with pytest.raises(pufferfish.models.programs.ProgramError, match=message):
+            program_distribution(program, ())
+
+
+# --- vector releases ----------------------------------------------------------------------------
+
+def noisy_histogram(data, epsilon):
+    return [max(0, min(3, count + discrete_laplace(epsilon))) for count in data]
+
+
+def test_a_vector_of_noisy_values_is_the_product_of_its_entries():
+    law = program_distribution(noisy_histogram, (1, 2), {"epsilon": 1})
+    assert sum(law.values()) == 1
+    first = program_distribution(noisy_histogram, (1,), {"epsilon": 1})
+    second = program_distribution(noisy_histogram, (2,), {"epsilon": 1})
+    for a, b in product(first.support, second.support):
+        assert law.prob([a[0], b[0]]) == first.prob(a) * second.prob(b)
+
+
+def svt_numeric(queries, T, c):
+    """Sparse Vector releasing the clamped noisy answers above the threshold (c of them)."""
+    rho = geometric("1/2")
+    out, count = [], 0
+    for q in queries:
+        noisy = q + geometric("1/2")
+        if noisy >= T + rho:
+            out.append(max(-1, min(noisy, 3)))
+            count += 1
+            if count >= c:
+                break
+        else:
+            out.append(False)
+    return out
+
+
+def test_two_released_noisy_values_match_the_window_brute_force():
+    law = program_distribution(svt_numeric, (0, 1, 2), {"T": 1, "c": 2})
+    assert sum(law.values()) == 1
+    # ρ and the three ν on [−10, 10]: Pr[ρ, ν] = 3^(−4)·2^(−(|ρ| + Σ|ν|)), kept as integers
+    # scaled by 3^4·2^40 (the unused draws of a run that stops early are summed out)
+    window = range(-10, 11)
+    brute: dict = {}
+    for rho in window:
+        for nus in product(window, repeat=3):
+            w = 1 << (40 - abs(rho) - sum(abs(nu) for nu in nus))
+            out, count = [], 0
+            for q, nu in zip((0, 1, 2), nus):
+                noisy = q + nu
+                if noisy >= 1 + rho:
+                    out.append(max(-1, min(noisy, 3)))
+                    count += 1
+                    if count >= 2:
+                        break
+                else:
+                    out.append(False)
+            key = pufferfish.models.values.canonical_value(out)
+            brute[key] = brute.get(key, 0) + w
+    brute = {key: Fraction(w, 81 << 40) for key, w in brute.items()}
+    missing = 1 - sum(brute.values())
+    assert 0 < missing < Fraction(1, 200)
+    for output, p in law.items():
+        lower = brute.get(output, Fraction(0))
+        assert lower <= p <= lower + missing, output
