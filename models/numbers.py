@@ -152,6 +152,12 @@ def epsilon_str(ratio: Ratio) -> str:
         return "inf"
     if ratio == 1:
         return "0"
+    form = ratio.log_form() if _transcendental(ratio) else None
+    if form is not None:  # c·e^q: the level q + log(c), written exactly
+        q, c = form
+        if c == 1:
+            return fraction_str(q)
+        return f"{fraction_str(q)} {'+' if c > 1 else '-'} log({fraction_str(max(c, 1 / c))})"
     return f"log({fraction_str(ratio)})"
 
 

@@ -234,6 +234,15 @@ class ExpNumber:
         c = self.num.coeffs()[0]
         return Fraction(int(c.p), int(c.q))
 
+    def log_form(self) -> tuple[Fraction, Fraction] | None:
+        """``(q, c)`` with ``self = c·e^q`` when the number is such a monomial (``c > 0``), so that
+        ``log(self) = q + log(c)`` exactly; ``None`` otherwise."""
+        if self.num.degree() != 0 or self.den.degree() != 0:
+            return None
+        c = self.num.coeffs()[0]
+        c = Fraction(int(c.p), int(c.q))
+        return (Fraction(self.shift, self.n), c) if c > 0 else None
+
     def simplified(self) -> "ExpNumber | Fraction":
         """A :class:`~fractions.Fraction` when the number is rational, else the number."""
         return self.rational() if self.is_rational() else self

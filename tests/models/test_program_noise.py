@@ -314,3 +314,83 @@ def test_two_released_noisy_values_match_the_window_brute_force():
     for output, p in law.items():
         lower = brute.get(output, Fraction(0))
         assert lower <= p <= lower + missing, output
+
+
+# --- levels and budgets of programs with transcendental noise ------------------------------------
+
+def _threshold_model(program, arguments):
+    from pufferfish.models import PufferfishModel, Universe, entry_pairs
+    from pufferfish.models.priors import UniformPrior
+    from pufferfish.models.programs import ProgramMechanism
+
+    universe = Universe.product(["q"], [[0, 1, 2, 3]])
+    mechanism = ProgramMechanism("m", program, arguments)
+    model = PufferfishModel.build(universe, [UniformPrior("uniform", universe)],
+                                  entry_pairs(universe), [mechanism])
+    return model, mechanism
+
+
+def laplace_threshold(data, t, scale):
+    return data[0] + laplace(scale) >= t
+
+
+def test_the_laplace_threshold_is_exactly_its_epsilon_and_the_budget_is_tight():
+    model, mechanism = _threshold_model(laplace_threshold, {"t": 1, "scale": 2})
+    level = pufferfish.dp_level(model, mechanism, "linf:1", epsilon="1/2")
+    assert level.max_ratio == ExpNumber.exp(Fraction(1, 2))
+    assert level.epsilon == "1/2" and level.budget.relation == "tight" and level.holds
+    assert not pufferfish.dp_level(model, mechanism, "linf:1", epsilon="0.4999").holds
+    assert pufferfish.dp_level(model, mechanism, "linf:1", epsilon="log(2)").holds  # e^(1/2) < 2
+    assert not pufferfish.dp_level(model, mechanism, "linf:1", epsilon="log(8/5)").holds
+
+
+def test_sparse_vector_with_laplace_noise_meets_its_budget_exactly():
+    from pufferfish.models import PufferfishModel, Universe, entry_pairs
+    from pufferfish.models.priors import UniformPrior
+    from pufferfish.models.programs import ProgramMechanism
+
+    universe = Universe.product(["q1", "q2"], [[0, 1, 2]] * 2)
+    svt = ProgramMechanism("svt", svt_laplace, {"T": 1, "epsilon": Fraction(1, 2)})
+    model = PufferfishModel.build(universe, [UniformPrior("uniform", universe)],
+                                  entry_pairs(universe), [svt])
+    level = pufferfish.dp_level(model, svt, "linf:1", epsilon="1/2")
+    assert level.holds and level.budget.relation == "below"
+    low, high = level.max_ratio.bounds(128)
+    assert 1 < low and high < ExpNumber.exp(Fraction(1, 2)).bounds(128)[0]
+    audit = pufferfish.audit(model, epsilon="1/2")
+    assert audit.mechanisms[0].pufferfish.epsilon.startswith("log(")
+
+
+# --- the published benchmark with Laplace noise ---------------------------------------------------
+
+SUITE = {  # mechanism: (does the published claim "ε-DP" hold?, the exact level as a multiple of ε)
+    "svt1": (True, None), "svt1_subtraction": (True, None), "svt3": (False, Fraction(3, 2)),
+    "svt4": (False, None), "svt5": (False, "inf"), "svt6": (False, None),
+    "noisy_max_laplace": (True, None), "noisy_max_exponential": (True, Fraction(1)),
+    "noisy_histogram": (False, Fraction(3)),
+}
+
+
+@pytest.mark.parametrize("epsilon", ["1/10", "1/2", "1"])
+def test_the_laplace_suite_reproduces_the_published_status(epsilon):
+    import json
+
+    from pufferfish.examples import example_path
+
+    model = json.loads(example_path("dp_benchmarks/laplace_suite.json").read_text())
+    for body in model["mechanisms"].values():
+        body["program"]["arguments"]["epsilon"] = epsilon
+    model["mechanisms"] = {name: body for name, body in model["mechanisms"].items()
+                           if name in {"svt1", "svt3", "svt5", "noisy_max_exponential",
+                                       "noisy_histogram"} or epsilon == "1/2"}
+    from pufferfish.models.files.pufferfish_file import parse_model
+
+    loaded = parse_model(model, base=example_path("dp_benchmarks/laplace_suite.json").parent)
+    for mechanism in loaded.mechanisms.values():
+        holds, multiple = SUITE[mechanism.name]
+        level = pufferfish.dp_level(loaded, mechanism, "linf:1", epsilon=epsilon)
+        assert level.holds == holds, (mechanism.name, epsilon, level.epsilon)
+        if multiple == "inf":
+            assert level.epsilon == "inf"
+        elif multiple is not None:
+            assert level.max_ratio == ExpNumber.exp(multiple * Fraction(epsilon))
