@@ -12,7 +12,8 @@ line start without loading the library.
 'log(3)'
 """
 
-__all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level", "leakage",
+__all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level",
+           "approximate_dp", "leakage",
            "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region",
            "least_noise", "mqm_price", "plot_mqm_price"]
 

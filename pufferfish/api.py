@@ -35,8 +35,8 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
-__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "leakage", "composes",
-           "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
+__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "approximate_dp", "leakage",
+           "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
            "mqm_price", "plot_mqm_price"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
@@ -201,6 +201,49 @@ def dp_level(model: ModelSource, mechanism: str | Mechanism, relation=None,
         relation = model.neighbours or "entry"
     return level(model.universe, _mechanism(model, mechanism), relation,
                  _optional_budget(epsilon), max_datasets, max_outputs, max_pairs)
+
+
+def approximate_dp(model: ModelSource, mechanism: str | Mechanism, relation=None, *,
+                   epsilon: BudgetSource | None = None, delta: object = None,
+                   max_datasets: int = DEFAULT_MAX_DATASETS,
+                   max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS):
+    """(ε, δ)-DP of one mechanism (Dwork and Roth, The Algorithmic Foundations of Differential
+    Privacy, §2.3, Definition 2.4): with ``epsilon``, the exact least δ (the largest
+    hockey-stick divergence over ordered neighbour pairs) and, with ``delta`` too, whether the
+    mechanism is (ε, δ)-DP; with ``delta`` alone, the exact least ε with δ(ε) ≤ δ
+    (:mod:`pufferfish.verify.privacy.approximate`).  ``relation`` as for :func:`dp_level`.
+
+    >>> approximate_dp("quickstart.json", "rr", epsilon="log(2)").delta
+    Fraction(1, 4)
+    >>> approximate_dp("quickstart.json", "rr", delta="1/4").least_epsilon
+    'log(2)'
+    """
+    from pufferfish.verify.privacy.approximate import approximate_dp as check
+
+    model = load(model, max_datasets=max_datasets)
+    if relation is None:
+        relation = model.neighbours or "entry"
+    budget_value = None if epsilon is None else budget(epsilon)
+    delta_value = None if delta is None else _exact_delta(delta)
+    return check(model.universe, _mechanism(model, mechanism), relation, epsilon=budget_value,
+                 delta=delta_value, max_datasets=max_datasets, max_outputs=max_outputs,
+                 max_pairs=max_pairs)
+
+
+def _exact_delta(delta: object) -> Fraction:
+    """δ as an exact number in [0, 1]: a string (``"1/1000"``, ``"0.001"``), an int, a Fraction,
+    or a float read by its shortest decimal form, as budgets are."""
+    from pufferfish.models.errors import ModelError
+    from pufferfish.models.numbers import exact
+
+    if isinstance(delta, float):
+        if not math.isfinite(delta):
+            raise ModelError(f"δ must be a finite number, got {delta!r}", "delta")
+        delta = repr(delta)
+    value = exact(delta, "delta")
+    if not 0 <= value <= 1:
+        raise ModelError(f"δ must lie in [0, 1], got {delta}", "delta")
+    return value
 
 
 def leakage(model: ModelSource, mechanism: str | Mechanism, *,

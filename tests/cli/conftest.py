@@ -42,6 +42,11 @@ def cases_on_examples(tmp):
     return [
         ("audit", ["audit", ex("quickstart.json"), "--epsilon", "log(3)"]),
         ("audit", ["audit", ex("composable_rr.json")]),
+        ("approximate-dp", ["approximate-dp", ex("quickstart.json"), "--epsilon", "log(2)",
+                            "--delta", "1/4"]),
+        ("approximate-dp", ["approximate-dp", ex("dp_benchmarks/laplace_suite.json"),
+                            "--mechanism", "svt5", "--mechanism", "noisy_max_laplace",
+                            "--delta", "1/100"]),
         ("collapse", ["collapse", "parity"]),
         ("collapse", ["collapse", "resample"]),
         ("collapse", ["collapse", "interval"]),

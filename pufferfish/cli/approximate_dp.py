@@ -1,0 +1,75 @@
+"""``pufferfish approximate-dp MODEL [--epsilon E] [--delta D] [--mechanism NAME]
+[--neighbours RELATION]``: (ε, δ)-differential privacy of a model's mechanisms (Dwork and Roth,
+The Algorithmic Foundations of Differential Privacy, §2.3, Definition 2.4;
+:mod:`pufferfish.verify.privacy.approximate`).
+
+With ``--epsilon`` it prints each mechanism's exact δ(ε) under each neighbour relation (the
+largest hockey-stick divergence over ordered neighbour pairs) with the pair and outputs that
+attain it; with ``--delta`` too it checks (ε, δ)-DP and exits 1 when a mechanism violates it;
+with ``--delta`` alone it prints the exact least ε with δ(ε) ≤ δ.  Probabilities of programs with
+Laplace-type noise are exact numbers of ``Q(e^(1/n))``, so δ and ε are exact closed forms.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
+                                   add_common_options, budget_text, emit, epsilon_help,
+                                   input_file, load_pufferfish_model)
+from pufferfish.models.neighbours import RELATION_FORMS
+
+EXAMPLE = """example:
+  pufferfish approximate-dp examples/dp_benchmarks/laplace_suite.json --mechanism svt6 \\
+      --epsilon 1/2 --delta 1/100"""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "approximate-dp", help="(epsilon, delta)-DP: the exact delta(epsilon) of each mechanism, "
+        "the (epsilon, delta) verdict, or the least epsilon for a delta",
+        description=__doc__.split("\n\n", 1)[1].split("\n\n")[0], epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
+        "compute delta(eps); with --delta, check (eps, delta)-DP and exit 1 if violated"))
+    parser.add_argument("--delta", help=f"delta in [0, 1] ({RATIONAL_FORMS}); alone: the least "
+                                        f"eps with delta(eps) <= delta")
+    parser.add_argument("--mechanism", action="append", metavar="NAME",
+                        help="only this mechanism (repeatable; default: every mechanism)")
+    parser.add_argument("--neighbours", action="append", metavar="RELATION",
+                        help=f"neighbour relation (repeatable; default: the model's "
+                             f"\"neighbours\", else entry): {RELATION_FORMS}")
+    add_common_options(parser, datasets=True, outputs=True)
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from pufferfish.api import _exact_delta, budget
+    from pufferfish.verify.privacy.approximate import approximate_dp
+    from pufferfish.verify.privacy.audit import selected_mechanisms
+
+    if args.epsilon is None and args.delta is None:
+        raise UsageError("give --epsilon, --delta or both")
+    epsilon = None if args.epsilon is None else budget(args.epsilon)
+    delta = None if args.delta is None else _exact_delta(args.delta)
+    model = load_pufferfish_model(args)
+    chosen = selected_mechanisms(model, args.mechanism, "--mechanism")
+    relations = args.neighbours or [model.neighbours or "entry"]
+    results = [approximate_dp(model.universe, model.mechanisms[name], relation, epsilon=epsilon,
+                              delta=delta,
+                              max_datasets=args.max_datasets, max_outputs=args.max_outputs)
+               for name in chosen for relation in relations]
+    verdicts = [r.holds for r in results if r.holds is not None]
+    holds = all(verdicts) if verdicts else None
+    document = {"check": "approximate_dp", "model": str(args.model),
+                "epsilon": None if epsilon is None else epsilon.text,
+                "delta": args.delta, "results": [r.to_dict() for r in results]}
+    text = f"(ε, δ)-DP of {args.model}\n\n" + "\n".join(r.explain() for r in results)
+    if holds is not None:
+        document["holds"] = holds
+        text += (f"\n\n({epsilon.text}, {args.delta})-DP: "
+                 f"{'holds' if holds else 'VIOLATED'}")
+    emit(args, document, text)
+    return EXIT_VIOLATED if holds is False else EXIT_OK
