@@ -43,6 +43,9 @@ class KernelTable:
     output_index: dict
     rows: tuple[tuple[int, ...], ...]
     denominator: int
+    transcendental: bool = False
+    """Whether the rows hold exact numbers of ``Q(e^(1/n))`` (denominator 1) instead of
+    integers."""
 
     @classmethod
     def build(cls, mechanism: Mechanism, datasets: Sequence[Dataset],
@@ -83,7 +86,7 @@ class KernelTable:
             row_of[id(dist)] = tuple(row)
         return cls(mechanism, datasets, {d: k for k, d in enumerate(datasets)},
                    tuple(output_index), output_index,
-                   tuple(row_of[id(dist)] for dist in distributions), denominator)
+                   tuple(row_of[id(dist)] for dist in distributions), denominator, transcendental)
 
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]`` as a Fraction."""

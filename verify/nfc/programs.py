@@ -57,7 +57,7 @@ from fractions import Fraction
 import cvxpy as cp
 import numpy as np
 
-from pufferfish.models.errors import ModelError, TooLargeError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
@@ -312,6 +312,12 @@ def _tables(model: PufferfishModel, mechanisms: Sequence[Mechanism], max_dataset
     columns: list[list[Fraction]] = [[] for _ in datasets]
     for mechanism in mechanisms:
         table = KernelTable.build(mechanism, datasets, max_outputs)
+        if table.transcendental:
+            raise UnsupportedError(
+                f"mechanism {mechanism.name!r} has probabilities in Q(e^(1/n)) (Laplace-type "
+                f"noise); the composition programs are solved over rational probabilities: use "
+                f"geometric noise with a rational alpha, or audit the joint release exactly",
+                f"mechanisms.{mechanism.name}")
         outputs.extend((mechanism.name, o) for o in table.outputs)
         for d, row in enumerate(table.rows):
             columns[d].extend(Fraction(v, table.denominator) for v in row)
