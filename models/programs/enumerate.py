@@ -39,6 +39,9 @@ Cost: one run of the program per decision sequence with positive probability —
 comparisons involving noise at most ``2^k`` runs, times the values enumerated for returned noisy
 numbers — plus, per run, the exact mass (one message per comparison between two noise values).
 Runs are not merged: a program whose branches rejoin still costs one run per path.
+
+Length: the primitives, the noisy-value algebra they return and the replay enumerator that
+decides their comparisons share the run state (:class:`_Run`) and are read together.
 """
 
 from __future__ import annotations

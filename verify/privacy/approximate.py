@@ -49,7 +49,7 @@ from pufferfish.verify.numerics.certified import Budget, parse_budget
 from pufferfish.verify.privacy.dp import neighbours, parse_relation, scan_size_within
 from pufferfish.verify.report import Explained
 
-__all__ = ["ApproximateDP", "approximate_dp", "delta_at"]
+__all__ = ["ApproximateDP", "approximate_dp", "delta_at", "neighbour_pairs"]
 
 
 def _exp(budget: Budget):
@@ -73,8 +73,10 @@ class _PairDelta:
     outputs: tuple         # the maximising set W* = {ω : P(ω) > e^ε Q(ω)}
 
 
-def _pairs(universe: Universe, relation, max_datasets: int, max_pairs: int
-           ) -> Iterator[tuple[Dataset, Dataset]]:
+def neighbour_pairs(universe: Universe, relation: NeighbourRelation, max_datasets: int,
+                    max_pairs: int) -> Iterator[tuple[Dataset, Dataset]]:
+    """Every ordered pair of neighbours under a parsed relation: generated for entry, record and
+    group relations, scanned (after counting them against ``max_pairs``) for the others."""
     if isinstance(relation, ScannedRelation):
         scan_size_within(universe, relation, max_pairs)
         yield from relation.ordered_pairs(universe)
@@ -203,7 +205,7 @@ def approximate_dp(universe: Universe, mechanism: Mechanism,
     delta_budget = None if delta is None else Fraction(delta)
     if delta_budget is not None and not 0 <= delta_budget <= 1:
         raise ValueError(f"δ must lie in [0, 1], got {fraction_str(delta_budget)}")
-    pairs = list(_pairs(universe, parsed, max_datasets, max_pairs))
+    pairs = list(neighbour_pairs(universe, parsed, max_datasets, max_pairs))
     datasets = list(dict.fromkeys(d for pair in pairs for d in pair))
     table = KernelTable.build(mechanism, datasets, max_outputs)
     label = parsed.label if hasattr(parsed, "label") else parsed.text

@@ -75,9 +75,9 @@ def test_laplace_programs_have_exact_delta_and_least_epsilon():
     model = pufferfish.load(SUITE)
     from pufferfish.verify.privacy.approximate import delta_at
     from pufferfish.models.kernel import KernelTable
-    from pufferfish.verify.privacy.approximate import _pairs
+    from pufferfish.verify.privacy.approximate import neighbour_pairs
     from pufferfish.models.neighbours import parse_neighbours
-    pairs = list(_pairs(model.universe, parse_neighbours("linf:1", model.universe), 10 ** 6,
+    pairs = list(neighbour_pairs(model.universe, parse_neighbours("linf:1", model.universe), 10 ** 6,
                         10 ** 6))
     table = KernelTable.build(model.mechanisms["svt6"], list(model.universe.datasets(10 ** 6)))
     assert delta_at(table, pairs, _RatioBudget(least.least_ratio)).delta == Fraction(1, 100)
