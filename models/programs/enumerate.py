@@ -10,7 +10,7 @@ noisy values with each other and with constants.
 Semantics (exhaustive enumeration by replay).  A run of the program is determined by its
 *decisions*: the value taken at each finite draw, the outcome of each comparison that involves
 noise, and the value of each noisy number the program turns into an integer or returns.
-:func:`program_distribution` runs the program once per complete decision sequence, depth first
+:func:`program_distribution` runs the program once per complete decision sequence, breadth first
 (a run replays a prefix and takes the first option at every new decision; the other options are
 queued), and adds the probability of each run to its output:
 
@@ -58,8 +58,6 @@ from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import CycleError, NoiseConstraints, trim_memo
 from pufferfish.models.programs.exp_poly import ExpPoly
-from pufferfish.models.programs.guards import HiddenRandomness, deterministic, first_use
-from pufferfish.models.programs.outputs import mass_text, program_output
 from pufferfish.models.values import canonical_value, json_value
 
 __all__ = ["Noisy", "ProgramError", "EngineError", "program_distribution", "coin", "choice",
@@ -74,7 +72,7 @@ DEFAULT_MAX_RUNS = 20_000
 run and queued exceed it.  The engine runs some hundreds to some thousands of paths a second, so
 the default is tens of seconds of work per dataset."""
 
-DEFAULT_MAX_DEPTH = 1_000
+DEFAULT_MAX_DEPTH = 500
 """Random decisions allowed on one path.  A loop that ends with probability 1 but not surely
 (draw until heads) has paths of every length, each replayed from the start: it is refused when
 a path passes this depth, with the mass of the paths explored."""
@@ -410,41 +408,7 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
 
 # --- the enumerator ----------------------------------------------------------------------------
 
-_PROGRAM_OWNS_INTERRUPTS = False
-"""Whether a ``KeyboardInterrupt`` during a run is the program's own (the worker process of
-:mod:`~pufferfish.models.programs.sandbox`, which ignores Ctrl-C, sets it) rather than the
-user's Ctrl-C (in this process: it is let through)."""
-
 _nesting = 0  # program_distribution calls in progress (the memo is trimmed only between them)
-
-
-class _Replayed(BaseException):
-    """A replayed prefix took another decision than the run that queued it."""
-
-
-class _TooDeep(BaseException):
-    """A path passed ``max_depth`` decisions."""
-
-
-class _ReplayedRun(_Run):
-    """A run that records the line of each decision and checks the replayed prefix against the
-    trace of the run that queued it (a program must be a function of its decisions)."""
-
-    def __init__(self, prefix: Sequence[int], max_steps: int, expected: list, max_depth: int):
-        super().__init__(prefix, max_steps)
-        self.expected, self.max_depth = expected, max_depth
-        self.trace: list[tuple[int, int | None]] = []
-        self.line: int | None = None
-
-    def decide(self, count: int) -> int:
-        position = len(self.taken)
-        here = (count, self.line)
-        self.trace.append(here)
-        if position < len(self.prefix) and self.expected[position] != here:
-            raise _Replayed(self.expected[position], here)
-        if position >= self.max_depth:
-            raise _TooDeep()
-        return super().decide(count)
 
 
 def program_distribution(program: Callable, dataset: Sequence[object],
@@ -476,6 +440,8 @@ def program_distribution(program: Callable, dataset: Sequence[object],
     global _nesting
     arguments = dict(arguments or {})
     label = name or getattr(program, "__qualname__", repr(program))
+    if not hasattr(program, "__code__"):  # a wrapper such as a ProgramFile: run what it wraps
+        program = getattr(program, "__wrapped__", program)
     plain = tuple(json_value(canonical_value(v)) for v in dataset)
     where = f"program {label} on dataset {list(plain)}"
     source = _source_file(program)
@@ -483,7 +449,9 @@ def program_distribution(program: Callable, dataset: Sequence[object],
         trim_memo()  # between computations only: a running one keeps every entry it made
     _nesting += 1
     try:
-        probabilities = _paths(program, plain, arguments, where, source,
+        from pufferfish.models.programs.replay import paths  # it builds on this module's runs
+
+        probabilities = paths(program, plain, arguments, where, source,
                                (max_steps, max_runs, max_depth), progress)
     finally:
         _nesting -= 1
@@ -494,145 +462,7 @@ def program_distribution(program: Callable, dataset: Sequence[object],
     return Distribution._trusted(probabilities)
 
 
-def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source: str | None,
-           limits: tuple[int, int, int], progress) -> dict[object, Fraction]:
-    """The law of the program by depth-first replay of its decision sequences."""
-    max_steps, max_runs, max_depth = limits
-    probabilities: dict[object, Fraction] = {}
-    pending: list[tuple[list[int], list]] = [([], [])]
-    runs, explored, first = 0, Fraction(0), None
-    while pending:
-        prefix, expected = pending.pop()
-        runs += 1
-        if runs + len(pending) > max_runs:
-            raise ProgramError(f"{where}: at least {runs + len(pending):,} paths (runs done and "
-                               f"queued), more than the limit of {max_runs:,}; the paths run so "
-                               f"far have probability {mass_text(explored)}; raise max_runs or "
-                               f"simplify the program")
-        run = _ReplayedRun(prefix, max_steps, expected, max_depth)
-        try:
-            outputs = _execute(program, plain, arguments, run, where, source)
-            if first is None:  # the first path twice: a program with hidden state differs here
-                first = again = _ReplayedRun(prefix, max_steps, run.trace, max_depth)
-                repeated = _execute(program, plain, arguments, again, where, source)
-                if again.trace != run.trace or not _same(repeated, outputs):
-                    raise ProgramError(f"{where} is not deterministic: the same random choices "
-                                       f"gave another output{_at(source, again.line)}; {_STATE}")
-        except _TooDeep:
-            raise ProgramError(
-                f"{where}: a path takes more than {max_depth:,} random decisions"
-                f"{_at(source, run.line)} — a loop that ends with probability 1 but not surely "
-                f"(draw until heads)? The {runs - 1:,} paths run have probability "
-                f"{mass_text(explored)}; the paths left have probability at most "
-                f"{mass_text(1 - explored)}; bound the loop in the program (which changes the "
-                f"mechanism) or raise max_depth") from None
-        for position in range(len(prefix), len(run.taken)):
-            for alternative in range(1, run.options[position]):
-                pending.append((run.taken[:position] + [alternative], run.trace))
-        for output, p in outputs:
-            if not p:
-                continue
-            try:
-                key = program_output(output)
-            except ValueError as error:
-                raise ProgramError(f"{where}: {error}{_at(source, run.line)}") from None
-            probabilities[key] = probabilities.get(key, Fraction(0)) + p
-            explored += p
-        if progress is not None and not runs % 256:
-            progress(runs, explored)
-    return probabilities
-
-
-def _same(outputs: list, others: list) -> bool:
-    """Whether two runs' outputs are the same JSON values with the same probabilities (outputs
-    that are not JSON values are refused later, at the door)."""
-    try:
-        return ([(program_output(o), p) for o, p in outputs]
-                == [(program_output(o), p) for o, p in others])
-    except ValueError:
-        return True
-
-
-_STATE = ("a program must be a function of the dataset and its random choices — does it keep "
-          "state between runs (a global counter, a cache, an iterator) or read another source "
-          "of randomness?")
-
-
-def _at(source: str | None, line: int | None) -> str:
-    return f" at {os.path.basename(source)}, line {line}" if source and line else ""
-
-
 def _source_file(program: Callable) -> str | None:
     """The file name the program's code objects carry (as Python recorded it), or ``None``."""
     code = getattr(program, "__code__", None)
     return code.co_filename if code is not None else None
-
-
-def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedRun, where: str,
-             source: str | None) -> list[tuple[object, Fraction]]:
-    token = _CURRENT.set(run)
-    previous_trace = sys.gettrace()
-
-    def count_lines(frame, event, arg):
-        if event == "line":
-            run.line = frame.f_lineno
-            run.step()
-        return count_lines
-
-    def trace_calls(frame, event, arg):  # trace the lines of the program's own file only
-        if event == "call" and frame.f_code.co_filename == source:
-            return count_lines
-        return None
-
-    if source and previous_trace is None:
-        sys.settrace(trace_calls)
-    try:
-        with deterministic(source):
-            output = program(dataset, **arguments)
-            hidden = first_use()
-            if hidden is not None:  # refused, but the program caught the refusal
-                raise hidden
-            return _output_law(output, run) if run.weight else []
-    except _StepLimit:
-        raise ProgramError(f"{where}: more than {run.max_steps:,} steps (lines, draws and "
-                           f"comparisons) on one run{_line(source)}; does a loop never "
-                           f"end?") from None
-    except HiddenRandomness as hidden:
-        raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
-    except _Replayed as replayed:
-        (count, line), (now_count, now_line) = replayed.args
-        raise ProgramError(f"{where} is not deterministic: replaying the random choices of an "
-                           f"earlier run reached a decision with {now_count} options"
-                           f"{_at(source, now_line)} where that run had one with {count} options"
-                           f"{_at(source, line)}; {_STATE}") from None
-    except (ProgramError, _TooDeep):
-        raise
-    except KeyboardInterrupt as error:
-        if not _PROGRAM_OWNS_INTERRUPTS:
-            raise  # the user's Ctrl-C
-        raise ProgramError(f"{where} raised {type(error).__name__}{_line(source)}") from None
-    except BaseException as error:  # the program's own error (SystemExit too): located
-        raise ProgramError(f"{where} raised {type(error).__name__}"
-                           f"{': ' if str(error) else ''}{_safe_text(error)}"
-                           f"{_line(source)}") from None
-    finally:
-        if source and previous_trace is None:
-            sys.settrace(None)
-        _CURRENT.reset(token)
-
-
-def _safe_text(error: BaseException) -> str:
-    try:
-        return str(error)[:500]
-    except Exception:  # a huge integer or a broken __str__ in the program's exception
-        return "(a message that cannot be printed)"
-
-
-def _line(source: str | None) -> str:
-    """``" at FILE, line N"`` for the innermost frame of the program's own file in the exception
-    being handled."""
-    frames = traceback.extract_tb(sys.exc_info()[2])
-    for frame in reversed(frames):
-        if source and frame.filename == source:
-            return f" at {os.path.basename(frame.filename)}, line {frame.lineno}"
-    return ""

@@ -67,13 +67,17 @@ def program_output(value: object) -> object:
 
 def mass_text(mass: Fraction) -> str:
     """An exact probability for a message: the fraction when it is short, else a bound
-    ``< 2^-k`` (or ``1 − r`` with ``r < 2^-k``)."""
+    (``less than 2^-k``, ``more than 1 − 2^-k``).
+
+    >>> mass_text(Fraction(1, 3)), mass_text(Fraction(1, 2**200)), mass_text(1 - Fraction(1, 2**200))
+    ('1/3', 'less than 2^-199', 'more than 1 − 2^-199')
+    """
     text = fraction_str(mass)
     if len(text) <= 40:
         return text
     if mass > Fraction(1, 2):
-        return f"1 − r with r < 2^-{_log2_below(1 - mass)}"
-    return f"< 2^-{_log2_below(mass)}"
+        return f"more than 1 − 2^-{_log2_below(1 - mass)}"
+    return f"less than 2^-{_log2_below(mass)}"
 
 
 def _log2_below(mass: Fraction) -> int:
