@@ -17,6 +17,9 @@ reported as private.  While a program's module is imported and while it runs,
   ``ctime``) and ``datetime.now``/``utcnow``/``today``, ``date.today``;
 * the functions and constructors of ``numpy.random`` when NumPy is loaded.
 
+A library that the program imports may use them while it loads (seeding its own generator):
+a call is refused when it comes from the program's code, not from a module being imported.
+
 :class:`HiddenRandomness` derives from :class:`BaseException`, so a program's
 ``except Exception`` does not swallow it; a use is also recorded (:func:`first_use`), so a bare
 ``except:`` cannot hide it either.  This is a fault boundary against mistakes, not a security
@@ -87,9 +90,24 @@ def _program_line() -> str:
     return ""
 
 
+def _library_loading() -> bool:
+    """Whether the call comes from a module being imported by the program (a library seeding its
+    own generator as it loads), rather than from the program's own code: an import frame is met
+    before any frame of the program's file."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if _source and name == _source:
+            return False
+        if name.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _guard(name: str, original):
     def refused(*args, **kwargs):
-        if _owner != threading.get_ident():
+        if _owner != threading.get_ident() or _library_loading():
             return original(*args, **kwargs)
         use = HiddenRandomness(name, _program_line())
         _uses.append(use)
@@ -105,7 +123,7 @@ def _guarded_class(name: str, original: type, methods: tuple[str, ...]) -> type:
     for method in methods:
         plain = getattr(original, method)
         namespace[method] = classmethod(lambda cls, *a, _f=plain, _m=method, **k: (
-            _f(*a, **k) if _owner != threading.get_ident()
+            _f(*a, **k) if _owner != threading.get_ident() or _library_loading()
             else _refuse(f"{name}.{_m}")))
     return type(original.__name__, (original,), namespace)
 
