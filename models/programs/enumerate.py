@@ -44,9 +44,8 @@ Runs are not merged: a program whose branches rejoin still costs one run per pat
 from __future__ import annotations
 
 import math
-import os
 import sys
-import traceback
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from fractions import Fraction
@@ -57,7 +56,12 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import CycleError, NoiseConstraints, trim_memo
+from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, located,
+                                               not_replayed, same_outputs, safe_text, too_deep,
+                                               too_many_paths)
 from pufferfish.models.programs.exp_poly import ExpPoly
+from pufferfish.models.programs.guards import HiddenRandomness, deterministic, first_use
+from pufferfish.models.programs.outputs import program_output
 from pufferfish.models.values import canonical_value, json_value
 
 __all__ = ["Noisy", "ProgramError", "EngineError", "program_distribution", "coin", "choice",
@@ -410,6 +414,82 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
 
 _nesting = 0  # program_distribution calls in progress (the memo is trimmed only between them)
 
+_PROGRAM_OWNS_INTERRUPTS = False
+"""Whether a ``KeyboardInterrupt`` during a run is the program's own (the worker process of
+:mod:`~pufferfish.models.programs.sandbox`, which ignores Ctrl-C, sets it) rather than the
+user's Ctrl-C (in this process: it is let through)."""
+
+class _Replayed(BaseException):
+    """A replayed prefix took another decision than the run that queued it."""
+
+
+class _TooDeep(BaseException):
+    """A path passed ``max_depth`` decisions."""
+
+
+class _ReplayedRun(_Run):
+    """A run that records the line of each decision and checks the replayed prefix against the
+    trace of the run that queued it (a program must be a function of its decisions)."""
+
+    def __init__(self, prefix: Sequence[int], max_steps: int, expected: list, max_depth: int):
+        super().__init__(prefix, max_steps)
+        self.expected, self.max_depth = expected, max_depth
+        self.trace: list[tuple[int, int | None]] = []
+        self.line: int | None = None
+
+    def decide(self, count: int) -> int:
+        position = len(self.taken)
+        here = (count, self.line)
+        self.trace.append(here)
+        if position < len(self.prefix) and self.expected[position] != here:
+            raise _Replayed(self.expected[position], here)
+        if position >= self.max_depth:
+            raise _TooDeep()
+        return super().decide(count)
+
+
+def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source: str | None,
+           limits: tuple[int, int, int], progress) -> dict[object, Fraction]:
+    """The law of the program by replay of its decision sequences, breadth first (module
+    docstring of :mod:`~pufferfish.models.programs.checks`)."""
+    max_steps, max_runs, max_depth = limits
+    probabilities: dict[object, Fraction] = {}
+    pending: deque[tuple[list[int], list]] = deque([([], [])])
+    runs, explored, first = 0, Fraction(0), None
+    while pending:
+        prefix, expected = pending.popleft()  # breadth first: the count of paths grows fast
+        runs += 1
+        if runs + len(pending) > max_runs:
+            raise ProgramError(too_many_paths(where, runs + len(pending), max_runs, explored))
+        run = _ReplayedRun(prefix, max_steps, expected, max_depth)
+        try:
+            outputs = _execute(program, plain, arguments, run, where, source)
+            if first is None:  # the first path twice: a program with hidden state differs here
+                first = again = _ReplayedRun(prefix, max_steps, run.trace, max_depth)
+                repeated = _execute(program, plain, arguments, again, where, source)
+                if again.trace != run.trace or not same_outputs(repeated, outputs):
+                    raise ProgramError(f"{where} is not deterministic: the same random choices "
+                                       f"gave another output{located(source, again.line)}; "
+                                       f"{NOT_DETERMINISTIC}")
+        except _TooDeep:
+            raise ProgramError(too_deep(where, max_depth, located(source, run.line), runs - 1,
+                                        explored)) from None
+        for position in range(len(prefix), len(run.taken)):
+            for alternative in range(1, run.options[position]):
+                pending.append((run.taken[:position] + [alternative], run.trace))
+        for output, p in outputs:
+            if not p:
+                continue
+            try:
+                key = program_output(output)
+            except ValueError as error:
+                raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
+            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+            explored += p
+        if progress is not None and not runs % 256:
+            progress(runs, explored)
+    return probabilities
+
 
 def program_distribution(program: Callable, dataset: Sequence[object],
                          arguments: Mapping[str, object] | None = None, *,
@@ -449,9 +529,7 @@ def program_distribution(program: Callable, dataset: Sequence[object],
         trim_memo()  # between computations only: a running one keeps every entry it made
     _nesting += 1
     try:
-        from pufferfish.models.programs.replay import paths  # it builds on this module's runs
-
-        probabilities = paths(program, plain, arguments, where, source,
+        probabilities = _paths(program, plain, arguments, where, source,
                                (max_steps, max_runs, max_depth), progress)
     finally:
         _nesting -= 1
@@ -466,3 +544,52 @@ def _source_file(program: Callable) -> str | None:
     """The file name the program's code objects carry (as Python recorded it), or ``None``."""
     code = getattr(program, "__code__", None)
     return code.co_filename if code is not None else None
+
+
+def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedRun, where: str,
+             source: str | None) -> list[tuple[object, Fraction]]:
+    token = _CURRENT.set(run)
+    previous_trace = sys.gettrace()
+
+    def count_lines(frame, event, arg):
+        if event == "line":
+            run.line = frame.f_lineno
+            run.step()
+        return count_lines
+
+    def trace_calls(frame, event, arg):  # trace the lines of the program's own file only
+        if event == "call" and frame.f_code.co_filename == source:
+            return count_lines
+        return None
+
+    if source and previous_trace is None:
+        sys.settrace(trace_calls)
+    try:
+        with deterministic(source):
+            output = program(dataset, **arguments)
+            hidden = first_use()
+            if hidden is not None:  # refused, but the program caught the refusal
+                raise hidden
+            return _output_law(output, run) if run.weight else []
+    except _StepLimit:
+        raise ProgramError(f"{where}: more than {run.max_steps:,} steps (lines, draws and "
+                           f"comparisons) on one run{error_line(source)}; does a loop never "
+                           f"end?") from None
+    except HiddenRandomness as hidden:
+        raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
+    except _Replayed as replayed:
+        raise ProgramError(not_replayed(where, source, *replayed.args)) from None
+    except (ProgramError, _TooDeep):
+        raise
+    except KeyboardInterrupt as error:
+        if not _PROGRAM_OWNS_INTERRUPTS:
+            raise  # the user's Ctrl-C
+        raise ProgramError(f"{where} raised {type(error).__name__}{error_line(source)}") from None
+    except BaseException as error:  # the program's own error (SystemExit too): located
+        raise ProgramError(f"{where} raised {type(error).__name__}"
+                           f"{': ' if str(error) else ''}{safe_text(error)}"
+                           f"{error_line(source)}") from None
+    finally:
+        if source and previous_trace is None:
+            sys.settrace(None)
+        _CURRENT.reset(token)

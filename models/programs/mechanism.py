@@ -37,7 +37,8 @@ from pathlib import Path
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import Mechanism
-from pufferfish.models.programs import replay
+from pufferfish.models.programs import checks
+from pufferfish.models.programs import enumerate as engine
 from pufferfish.models.programs.enumerate import (DEFAULT_MAX_DEPTH, DEFAULT_MAX_RUNS,
                                                   DEFAULT_MAX_STEPS, program_distribution)
 from pufferfish.models.programs.guards import HiddenRandomness, deterministic
@@ -241,7 +242,7 @@ def _import(real: str, location: str, path: str, steps: int) -> object:
     except _ImportSteps:
         sys.modules.pop(name, None)
         raise ModelError(f"program file {location!r} ran more than {steps:,} lines while "
-                         f"loading{replay._line(real)}; does a loop at module level never "
+                         f"loading{checks.error_line(real)}; does a loop at module level never "
                          f"end?", where) from None
     except HiddenRandomness as hidden:
         sys.modules.pop(name, None)
@@ -249,15 +250,15 @@ def _import(real: str, location: str, path: str, steps: int) -> object:
                          where) from None
     except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        if not replay._PROGRAM_OWNS_INTERRUPTS:
+        if not engine._PROGRAM_OWNS_INTERRUPTS:
             raise  # the user's Ctrl-C
         raise ModelError(f"program file {location!r} raised KeyboardInterrupt while loading"
-                         f"{replay._line(real)}", where) from None
+                         f"{checks.error_line(real)}", where) from None
     except BaseException as error:  # SystemExit too: the file's own error, located
         sys.modules.pop(name, None)
         raise ModelError(f"program file {location!r} raised {type(error).__name__}"
-                         f"{': ' if str(error) else ''}{replay._safe_text(error)} while loading"
-                         f"{replay._line(real)}", where) from None
+                         f"{': ' if str(error) else ''}{checks.safe_text(error)} while loading"
+                         f"{checks.error_line(real)}", where) from None
     _MODULES[real] = module
     return module
 

@@ -54,7 +54,6 @@ from dataclasses import dataclass, field
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.programs import enumerate as engine
-from pufferfish.models.programs import replay
 
 __all__ = ["Limits", "ProgramWorker", "DEFAULT_CPU_SECONDS", "DEFAULT_MEMORY_BYTES"]
 
@@ -260,7 +259,7 @@ def _serve(resolve: Callable[[], Callable], requests: int, responses: int, captu
     sys.stdin = sys.__stdin__ = open(0, closefd=False)
     sys.stdout = sys.__stdout__ = open(1, "w", closefd=False, errors="backslashreplace")
     sys.stderr = sys.__stderr__ = open(2, "w", closefd=False, errors="backslashreplace")
-    replay._PROGRAM_OWNS_INTERRUPTS = True
+    engine._PROGRAM_OWNS_INTERRUPTS = True
     _limit_memory(limits.memory_bytes)
     program = None
     while True:
@@ -285,6 +284,8 @@ def _serve(resolve: Callable[[], Callable], requests: int, responses: int, captu
             response = ("program", error.reason, error.path)
         except ModelError as error:
             response = ("model", error.reason, error.path)
+        except engine.EngineError as error:
+            response = ("engine", str(error), "")
         except MemoryError:
             response = ("program", f"program {name} ran out of memory (its worker may use "
                         f"{limits.memory_bytes >> 20:,} MB more than the toolkit's process)", "")

@@ -14,7 +14,7 @@ import pytest
 from pufferfish.models.errors import ModelError
 from pufferfish.models.programs import (EngineError, Limits, ProgramError, ProgramMechanism, coin,
                                         geometric, load_program, program_distribution)
-from pufferfish.models.programs import constraints, replay
+from pufferfish.models.programs import constraints, enumerate
 
 FAST = Limits(cpu_seconds=1, grace_seconds=1)
 
@@ -323,7 +323,7 @@ def test_a_huge_integer_output_is_refused_behind_the_boundary_too():
 # --- the engine's own self-check ---------------------------------------------------------------
 
 def test_a_failed_self_check_of_the_engine_is_an_engine_error(monkeypatch):
-    monkeypatch.setattr(replay, "paths", lambda *arguments: {1: Fraction(1, 2)})
+    monkeypatch.setattr(enumerate, "_paths", lambda *arguments: {1: Fraction(1, 2)})
     with pytest.raises(EngineError, match="sum to 1/2, not 1") as caught:
         program_distribution(lambda data: 1, (0,))
     assert not isinstance(caught.value, ModelError)
