@@ -142,36 +142,57 @@ _DATETIME = _guarded_class("datetime.datetime", datetime.datetime, ("now", "utcn
 _DATE = _guarded_class("datetime.date", datetime.date, ("today",))
 
 
+_BASE: list[tuple[object, str, str]] = []
+_WRAPPERS: dict[tuple[int, str], tuple[object, object]] = {}  # (owner, attribute): (original, guard)
+_LOCK = threading.RLock()
+
+
 def _targets() -> list[tuple[object, str, str]]:
     """``(owner, attribute, public name)`` of every source refused."""
-    targets = [(random, n, f"random.{n}") for n in random.__all__
-               if getattr(getattr(random, n, None), "__self__", None) is random._inst]
-    targets += [(cls, n, f"random.{cls.__name__}.{n}") for cls in (random.Random,
-                                                                    random.SystemRandom)
-                for n in _RANDOM_METHODS if hasattr(cls, n)]
-    targets += [(os, n, f"os.{n}") for n in ("urandom", "getrandom") if hasattr(os, n)]
-    targets += [(secrets, n, f"secrets.{n}") for n in ("token_bytes", "token_hex",
-                                                       "token_urlsafe", "randbits", "randbelow",
-                                                       "choice")]
-    targets += [(uuid, n, f"uuid.{n}") for n in ("uuid1", "uuid4")]
-    targets += [(time, n, f"time.{n}") for n in _TIME if hasattr(time, n)]
+    if not _BASE:
+        _BASE.extend((random, n, f"random.{n}") for n in random.__all__
+                     if getattr(getattr(random, n, None), "__self__", None) is random._inst)
+        _BASE.extend((cls, n, f"random.{cls.__name__}.{n}")
+                     for cls in (random.Random, random.SystemRandom)
+                     for n in _RANDOM_METHODS if hasattr(cls, n))
+        _BASE.extend((os, n, f"os.{n}") for n in ("urandom", "getrandom") if hasattr(os, n))
+        _BASE.extend((secrets, n, f"secrets.{n}") for n in ("token_bytes", "token_hex",
+                                                            "token_urlsafe", "randbits",
+                                                            "randbelow", "choice"))
+        _BASE.extend((uuid, n, f"uuid.{n}") for n in ("uuid1", "uuid4"))
+        _BASE.extend((time, n, f"time.{n}") for n in _TIME if hasattr(time, n))
     numpy_random = sys.modules.get("numpy.random")
-    if numpy_random is not None:
-        targets += [(numpy_random, n, f"numpy.random.{n}")
-                    for n in getattr(numpy_random, "__all__", ()) if callable(
-                        getattr(numpy_random, n, None))]
-    return targets
+    if numpy_random is None:
+        return _BASE
+    return _BASE + [(numpy_random, n, f"numpy.random.{n}")
+                    for n in getattr(numpy_random, "__all__", ())
+                    if callable(getattr(numpy_random, n, None))]
+
+
+def _wrapper(owner: object, attribute: str, name: str, current: object) -> object:
+    """The guard of ``current``, made once."""
+    key = (id(owner), attribute)
+    made = _WRAPPERS.get(key)
+    if made is None or made[0] is not current:
+        made = _WRAPPERS[key] = (current, _guard(name, current))
+    return made[1]
 
 
 @contextmanager
 def deterministic(source: str | None = None):
     """Refuse the sources of randomness and time in this thread inside the block (module
     docstring); ``source`` is the program's file name, for the line of a refusal.  Re-entrant:
-    an inner block changes nothing."""
+    an inner block changes nothing; another thread waits for the block to end."""
     global _owner, _source
-    if _owner is not None:
+    if _owner == threading.get_ident():
         yield
         return
+    with _LOCK:  # one thread at a time runs a program with the sources patched
+        yield from _patched(source)
+
+
+def _patched(source: str | None):
+    global _owner, _source
     saved = []
     for owner, attribute, name in _targets():
         original = owner.__dict__.get(attribute) if isinstance(owner, type) else getattr(
@@ -181,7 +202,7 @@ def deterministic(source: str | None = None):
             saved.append((owner, attribute, None))
         else:
             saved.append((owner, attribute, original))
-        setattr(owner, attribute, _guard(name, getattr(owner, attribute)))
+        setattr(owner, attribute, _wrapper(owner, attribute, name, getattr(owner, attribute)))
     saved += [(datetime, "datetime", datetime.datetime), (datetime, "date", datetime.date)]
     datetime.datetime, datetime.date = _DATETIME, _DATE
     _owner, _source = threading.get_ident(), source

@@ -46,6 +46,7 @@ import signal
 import struct
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -88,6 +89,7 @@ class ProgramWorker:
         self.resolve, self.label = resolve, label
         self.limits = limits or Limits()
         self._process: _Process | None = None
+        self._lock = threading.Lock()  # one request at a time on the pipes
 
     def check(self) -> None:
         """Run ``resolve()`` in the child (for a file: import it under the limits)."""
@@ -101,12 +103,16 @@ class ProgramWorker:
         return Distribution._trusted(probabilities)
 
     def close(self) -> None:
-        """End the child (it is started again by the next request)."""
+        """End the child (a later request starts a new one)."""
         if self._process is not None:
             self._process.stop()
             self._process = None
 
     def _request(self, request: tuple) -> object:
+        with self._lock:
+            return self._ask(request)
+
+    def _ask(self, request: tuple) -> object:
         if self._process is None or not self._process.alive:
             self._process = _Process(self.resolve, self.limits)
         process = self._process

@@ -327,3 +327,29 @@ def test_a_failed_self_check_of_the_engine_is_an_engine_error(monkeypatch):
     with pytest.raises(EngineError, match="sum to 1/2, not 1") as caught:
         program_distribution(lambda data: 1, (0,))
     assert not isinstance(caught.value, ModelError)
+
+
+# --- progress ----------------------------------------------------------------------------------
+
+def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
+    from pufferfish.models.programs import sandbox
+    from pufferfish.verify.report import progress_visible, set_progress_visible
+
+    def ten_coins(data):
+        return [coin() for _ in range(10)]
+
+    monkeypatch.setattr(sandbox._ProgressLine, "INTERVAL", 0)
+    visible = progress_visible()
+    try:
+        set_progress_visible(True)
+        assert len(_isolated(ten_coins)) == 1024
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[:2] == ["p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
+                             "ten_coins): 256 paths, probability 0.250000 explored",
+                             "p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
+                             "ten_coins): 512 paths, probability 0.500000 explored"]
+        set_progress_visible(False)  # --quiet
+        assert len(_isolated(ten_coins)) == 1024
+        assert capsys.readouterr().err == ""
+    finally:
+        set_progress_visible(visible)
