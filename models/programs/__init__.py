@@ -16,14 +16,18 @@ is the user's guide.
 Fraction(...)
 """
 
-from pufferfish.models.programs.enumerate import (DEFAULT_MAX_RUNS, DEFAULT_MAX_STEPS, Noisy,
+from pufferfish.models.programs.enumerate import (DEFAULT_MAX_DEPTH, DEFAULT_MAX_RUNS,
+                                                  DEFAULT_MAX_STEPS, EngineError, Noisy,
                                                   ProgramError, choice, coin, discrete_laplace,
                                                   exponential, exponential_mechanism, geometric,
                                                   laplace, one_sided_geometric,
                                                   program_distribution, uniform)
 from pufferfish.models.programs.exp_numbers import ExpNumber
-from pufferfish.models.programs.mechanism import ProgramMechanism, load_program
+from pufferfish.models.programs.mechanism import ProgramFile, ProgramMechanism, load_program
+from pufferfish.models.programs.sandbox import Limits
 
 __all__ = ["coin", "choice", "uniform", "exponential_mechanism", "geometric",
-           "one_sided_geometric", "discrete_laplace", "laplace", "exponential", "ExpNumber", "Noisy", "ProgramError", "program_distribution",
-           "ProgramMechanism", "load_program", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS"]
+           "one_sided_geometric", "discrete_laplace", "laplace", "exponential", "ExpNumber",
+           "Noisy", "ProgramError", "program_distribution", "EngineError", "ProgramMechanism",
+           "ProgramFile", "load_program", "Limits", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS",
+           "DEFAULT_MAX_DEPTH"]

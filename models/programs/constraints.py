@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from pufferfish.models.programs.exp_poly import ExpPoly
 
-__all__ = ["NoiseConstraints", "CycleError"]
+__all__ = ["NoiseConstraints", "CycleError", "trim_memo"]
 
 Bound = int | None
 
@@ -218,8 +218,6 @@ class NoiseConstraints:
         messages.sort(key=hash)
         key = (self.laws[node], self.lows[node], self.highs[node], tuple(messages))
         if key not in _BELIEFS:
-            if len(_BELIEFS) > _MEMO_LIMIT:
-                _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
             belief = self.laws[node].restrict(self.lows[node], self.highs[node])
             for message_key in messages:
                 message = _MESSAGES.get(message_key)
@@ -229,6 +227,15 @@ class NoiseConstraints:
                 belief = belief.times(message)
             _BELIEFS[key] = belief
         return key
+
+
+def trim_memo() -> None:
+    """Empty the memo when it holds more than :data:`_MEMO_LIMIT` beliefs.  Called between
+    computations only (:func:`~pufferfish.models.programs.enumerate.program_distribution` at its
+    start): a running computation reads back every entry it made, so it is never evicted in
+    the middle of one."""
+    if len(_BELIEFS) > _MEMO_LIMIT:
+        _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
 
 
 _MEMO_LIMIT = 200_000

@@ -10,7 +10,7 @@ noisy values with each other and with constants.
 Semantics (exhaustive enumeration by replay).  A run of the program is determined by its
 *decisions*: the value taken at each finite draw, the outcome of each comparison that involves
 noise, and the value of each noisy number the program turns into an integer or returns.
-:func:`program_distribution` runs the program once per complete decision sequence, depth first
+:func:`program_distribution` runs the program once per complete decision sequence, breadth first
 (a run replays a prefix and takes the first option at every new decision; the other options are
 queued), and adds the probability of each run to its output:
 
@@ -47,9 +47,8 @@ decides their comparisons share the run state (:class:`_Run`) and are read toget
 from __future__ import annotations
 
 import math
-import os
 import sys
-import traceback
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from fractions import Fraction
@@ -59,26 +58,43 @@ from numbers import Rational
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
-from pufferfish.models.programs.constraints import CycleError, NoiseConstraints
+from pufferfish.models.programs.constraints import CycleError, NoiseConstraints, trim_memo
+from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, located,
+                                               not_replayed, same_outputs, safe_text, too_deep,
+                                               too_many_paths)
 from pufferfish.models.programs.exp_numbers import exact_number
 from pufferfish.models.programs.exp_poly import ContinuousExpPoly, ExpPoly
+from pufferfish.models.programs.guards import HiddenRandomness, deterministic, first_use
+from pufferfish.models.programs.outputs import program_output
 from pufferfish.models.values import canonical_value, json_value
 
-__all__ = ["Noisy", "ProgramError", "program_distribution", "coin", "choice", "uniform",
-           "exponential_mechanism", "geometric", "one_sided_geometric", "discrete_laplace",
-           "laplace", "exponential",
-           "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS"]
+__all__ = ["Noisy", "ProgramError", "EngineError", "program_distribution", "coin", "choice",
+           "uniform", "exponential_mechanism", "geometric", "one_sided_geometric",
+           "discrete_laplace", "laplace", "exponential",
+           "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS", "DEFAULT_MAX_DEPTH"]
 
 DEFAULT_MAX_STEPS = 100_000
 """Executed lines of the program plus draws and comparisons allowed on one run."""
 
-DEFAULT_MAX_RUNS = 1_000_000
-"""Runs (complete decision sequences) allowed for one dataset."""
+DEFAULT_MAX_RUNS = 20_000
+"""Paths (complete decision sequences) allowed for one dataset: refused as soon as the paths
+run and queued exceed it.  The engine runs some hundreds to some thousands of paths a second, so
+the default is tens of seconds of work per dataset."""
+
+DEFAULT_MAX_DEPTH = 500
+"""Random decisions allowed on one path.  A loop that ends with probability 1 but not surely
+(draw until heads) has paths of every length, each replayed from the start: it is refused when
+a path passes this depth, with the mass of the paths explored."""
 
 
 class ProgramError(ModelError):
     """A program that cannot be enumerated: the message names the program, the dataset and the
     line."""
+
+
+class EngineError(RuntimeError):
+    """A self-check of the engine failed: a defect of the toolkit, never of the program (the
+    command line exits 4)."""
 
 
 class _StepLimit(Exception):
@@ -526,13 +542,104 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
 
 # --- the enumerator ----------------------------------------------------------------------------
 
+_nesting = 0  # program_distribution calls in progress (the memo is trimmed only between them)
+
+_PROGRAM_OWNS_INTERRUPTS = False
+"""Whether a ``KeyboardInterrupt`` during a run is the program's own (the worker process of
+:mod:`~pufferfish.models.programs.sandbox`, which ignores Ctrl-C, sets it) rather than the
+user's Ctrl-C (in this process: it is let through)."""
+
+class _Replayed(BaseException):
+    """A replayed prefix took another decision than the run that queued it."""
+
+
+class _TooDeep(BaseException):
+    """A path passed ``max_depth`` decisions."""
+
+
+class _ReplayedRun(_Run):
+    """A run that records the line of each decision and checks the replayed prefix against the
+    trace of the run that queued it (a program must be a function of its decisions)."""
+
+    def __init__(self, prefix: Sequence[int], max_steps: int, expected: list, max_depth: int):
+        super().__init__(prefix, max_steps)
+        self.expected, self.max_depth = expected, max_depth
+        self.trace: list[tuple[int, int | None]] = []
+        self.line: int | None = None
+
+    def decide(self, count: int) -> int:
+        position = len(self.taken)
+        here = (count, self.line)
+        self.trace.append(here)
+        if position < len(self.prefix) and self.expected[position] != here:
+            raise _Replayed(self.expected[position], here)
+        if position >= self.max_depth:
+            raise _TooDeep()
+        return super().decide(count)
+
+
+def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source: str | None,
+           limits: tuple[int, int, int], progress) -> dict[object, Fraction]:
+    """The law of the program by replay of its decision sequences, breadth first (module
+    docstring of :mod:`~pufferfish.models.programs.checks`)."""
+    max_steps, max_runs, max_depth = limits
+    probabilities: dict[object, Fraction] = {}
+    pending: deque[tuple[list[int], list]] = deque([([], [])])
+    runs, explored, first = 0, Fraction(0), None
+    while pending:
+        prefix, expected = pending.popleft()  # breadth first: the count of paths grows fast
+        runs += 1
+        if runs + len(pending) > max_runs:
+            raise ProgramError(too_many_paths(where, runs + len(pending), max_runs, explored))
+        run = _ReplayedRun(prefix, max_steps, expected, max_depth)
+        try:
+            outputs = _execute(program, plain, arguments, run, where, source)
+            if first is None:  # the first path twice: a program with hidden state differs here
+                first = again = _ReplayedRun(prefix, max_steps, run.trace, max_depth)
+                repeated = _execute(program, plain, arguments, again, where, source)
+                if again.trace != run.trace or not same_outputs(repeated, outputs):
+                    raise ProgramError(f"{where} is not deterministic: the same random choices "
+                                       f"gave another output{located(source, again.line)}; "
+                                       f"{NOT_DETERMINISTIC}")
+        except _TooDeep:
+            raise ProgramError(too_deep(where, max_depth, located(source, run.line), runs - 1,
+                                        explored)) from None
+        for position in range(len(prefix), len(run.taken)):
+            for alternative in range(1, run.options[position]):
+                pending.append((run.taken[:position] + [alternative], run.trace))
+        for output, p in outputs:
+            if not p:
+                continue
+            try:
+                key = program_output(output)
+            except ValueError as error:
+                raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
+            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+            explored += p
+        if progress is not None and not runs % 256:
+            progress(runs, explored)
+    return probabilities
+
+
 def program_distribution(program: Callable, dataset: Sequence[object],
                          arguments: Mapping[str, object] | None = None, *,
                          name: str | None = None, max_steps: int = DEFAULT_MAX_STEPS,
-                         max_runs: int = DEFAULT_MAX_RUNS) -> Distribution:
-    """The exact output distribution of ``program(dataset, **arguments)`` (module docstring).
+                         max_runs: int = DEFAULT_MAX_RUNS, max_depth: int = DEFAULT_MAX_DEPTH,
+                         progress: Callable[[int, Fraction], None] | None = None) -> Distribution:
+    """The exact output distribution of ``program(dataset, **arguments)`` (module docstring),
+    computed in this process: this is the engine, for library users who trust the program; model
+    files and the command line run programs behind the fault boundary of
+    :class:`~pufferfish.models.programs.mechanism.ProgramMechanism`.
 
-    ``dataset`` is passed as a tuple of plain values (JSON booleans as Python ``bool``).
+    ``dataset`` is passed as a tuple of plain values (JSON booleans as Python ``bool``).  While the
+    program runs, the standard sources of randomness and time fail
+    (:mod:`~pufferfish.models.programs.guards`); the first path is run twice and every replayed
+    prefix must take the decisions, at the same lines, of the run that queued it; outputs must
+    be JSON values (:mod:`~pufferfish.models.programs.outputs`).  ``progress(runs, explored
+    mass)`` is called every 256 runs.  Refused (:class:`ProgramError`): more than ``max_runs``
+    paths (counted as they are found: runs done plus paths queued), a path with more than
+    ``max_depth`` decisions, more than ``max_steps`` steps on one run.  A failed self-check of the
+    engine is an :class:`EngineError`.
 
     >>> from pufferfish.models.programs import geometric
     >>> def noisy_above(data, threshold):
@@ -540,39 +647,27 @@ def program_distribution(program: Callable, dataset: Sequence[object],
     >>> program_distribution(noisy_above, (1,), {"threshold": 2})
     Distribution({true: 1/3, false: 2/3})
     """
+    global _nesting
     arguments = dict(arguments or {})
     label = name or getattr(program, "__qualname__", repr(program))
+    if not hasattr(program, "__code__"):  # a wrapper such as a ProgramFile: run what it wraps
+        program = getattr(program, "__wrapped__", program)
     plain = tuple(json_value(canonical_value(v)) for v in dataset)
+    where = f"program {label} on dataset {list(plain)}"
     source = _source_file(program)
-    probabilities: dict[object, Fraction] = {}
-    pending: list[list[int]] = [[]]
-    runs = 0
-    while pending:
-        prefix = pending.pop()
-        runs += 1
-        if runs > max_runs:
-            raise ProgramError(f"program {label} on dataset {list(plain)}: more than "
-                               f"{max_runs:,} runs (paths of its random choices); raise the "
-                               f"limit or simplify the program")
-        run = _Run(prefix, max_steps)
-        outputs = _execute(program, plain, arguments, run, label, source)
-        for position in range(len(prefix), len(run.taken)):
-            for alternative in range(1, run.options[position]):
-                pending.append(run.taken[:position] + [alternative])
-        for output, p in outputs:
-            if not p:
-                continue
-            try:
-                key = canonical_value(output)
-            except ModelError as error:
-                raise ProgramError(f"program {label} on dataset {list(plain)} returned "
-                                   f"{output!r:.80}: {error.reason}") from None
-            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+    if not _nesting:
+        trim_memo()  # between computations only: a running one keeps every entry it made
+    _nesting += 1
+    try:
+        probabilities = _paths(program, plain, arguments, where, source,
+                               (max_steps, max_runs, max_depth), progress)
+    finally:
+        _nesting -= 1
     probabilities = {key: exact_number(p) for key, p in probabilities.items()}
     total = sum(probabilities.values(), Fraction(0))
     if total != 1:  # a defect of the engine, never of the program: refuse rather than guess
-        raise ProgramError(f"program {label} on dataset {list(plain)}: the runs' probabilities "
-                           f"sum to {fraction_str(total)}, not 1")
+        raise EngineError(f"{where}: the runs' probabilities sum to {fraction_str(total)}, "
+                          f"not 1 (a defect of the toolkit's engine)")
     return Distribution._trusted(probabilities)
 
 
@@ -582,13 +677,14 @@ def _source_file(program: Callable) -> str | None:
     return code.co_filename if code is not None else None
 
 
-def _execute(program: Callable, dataset: tuple, arguments: dict, run: _Run, label: str,
-             source: str | None) -> object:
+def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedRun, where: str,
+             source: str | None) -> list[tuple[object, Fraction]]:
     token = _CURRENT.set(run)
     previous_trace = sys.gettrace()
 
     def count_lines(frame, event, arg):
         if event == "line":
+            run.line = frame.f_lineno
             run.step()
         return count_lines
 
@@ -600,28 +696,31 @@ def _execute(program: Callable, dataset: tuple, arguments: dict, run: _Run, labe
     if source and previous_trace is None:
         sys.settrace(trace_calls)
     try:
-        output = program(dataset, **arguments)
-        return _output_law(output, run) if run.weight else []
+        with deterministic(source):
+            output = program(dataset, **arguments)
+            hidden = first_use()
+            if hidden is not None:  # refused, but the program caught the refusal
+                raise hidden
+            return _output_law(output, run) if run.weight else []
     except _StepLimit:
-        raise ProgramError(f"program {label} on dataset {list(dataset)}: more than "
-                           f"{run.max_steps:,} steps (lines, draws and comparisons) on one run"
-                           f"{_line(source)}; does a loop never end?") from None
-    except ProgramError:
+        raise ProgramError(f"{where}: more than {run.max_steps:,} steps (lines, draws and "
+                           f"comparisons) on one run{error_line(source)}; does a loop never "
+                           f"end?") from None
+    except HiddenRandomness as hidden:
+        raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
+    except _Replayed as replayed:
+        raise ProgramError(not_replayed(where, source, *replayed.args)) from None
+    except (ProgramError, _TooDeep):
         raise
-    except Exception as error:  # the program's own error: located, no traceback
-        raise ProgramError(f"program {label} on dataset {list(dataset)} raised "
-                           f"{type(error).__name__}: {error}{_line(source)}") from None
+    except KeyboardInterrupt as error:
+        if not _PROGRAM_OWNS_INTERRUPTS:
+            raise  # the user's Ctrl-C
+        raise ProgramError(f"{where} raised {type(error).__name__}{error_line(source)}") from None
+    except BaseException as error:  # the program's own error (SystemExit too): located
+        raise ProgramError(f"{where} raised {type(error).__name__}"
+                           f"{': ' if str(error) else ''}{safe_text(error)}"
+                           f"{error_line(source)}") from None
     finally:
         if source and previous_trace is None:
             sys.settrace(None)
         _CURRENT.reset(token)
-
-
-def _line(source: str | None) -> str:
-    """``" at FILE, line N"`` for the innermost frame of the program's own file in the exception
-    being handled."""
-    frames = traceback.extract_tb(sys.exc_info()[2])
-    for frame in reversed(frames):
-        if source and frame.filename == source:
-            return f" at {os.path.basename(frame.filename)}, line {frame.lineno}"
-    return ""
