@@ -300,24 +300,22 @@ class Noisy:
     variables) raises ``TypeError``: its exact law is not implemented.
     """
 
-    __slots__ = ("variable", "offset", "run", "sign", "minus")
+    __slots__ = ("variable", "offset", "run", "sign", "minus", "continuous")
 
     def __init__(self, variable: int, offset, run: _Run, sign: int = 1,
-                 minus: int | None = None) -> None:
+                 minus: int | None = None, continuous: bool | None = None) -> None:
         # the value sign·x_variable − x_minus + offset (sign is 1 when minus is set)
         self.variable, self.offset, self.run = variable, offset, run
         self.sign, self.minus = sign, minus
+        # whether the noise is continuous (Laplace, exponential) rather than integer
+        self.continuous = (run.noise.laws[variable].continuous if continuous is None
+                           else continuous)
 
     def __repr__(self) -> str:
         head = f"{'-' if self.sign < 0 else ''}x{self.variable}"
         if self.minus is not None:
             head += f" - x{self.minus}"
         return f"<noise {head} {'+' if self.offset >= 0 else '-'} {abs(self.offset)}>"
-
-    @property
-    def continuous(self) -> bool:
-        """Whether the noise is continuous (Laplace, exponential) rather than integer."""
-        return self.run.noise.laws[self.variable].continuous
 
     def _terms(self) -> dict[int, int]:
         terms = {self.variable: self.sign}
@@ -331,7 +329,8 @@ class Noisy:
         elif isinstance(amount, bool) or not isinstance(amount, int):
             raise TypeError(f"only an integer can be added to a noisy integer (a rational number "
                             f"to continuous noise), not {type(amount).__name__} {amount!r}")
-        return Noisy(self.variable, self.offset + sign * amount, self.run, self.sign, self.minus)
+        return Noisy(self.variable, self.offset + sign * amount, self.run, self.sign, self.minus,
+                     self.continuous)
 
     def _combined(self, other: "Noisy", sign: int) -> "Noisy | object":
         """``self + sign·other`` as a noisy value (or a number when the noise cancels)."""
@@ -423,12 +422,19 @@ def _compare(left: Noisy, right: object, strict: bool) -> bool:
     noise = run.noise
     continuous = left.continuous
     if isinstance(right, Noisy):
-        form, threshold = left - right, Fraction(0)
-        if not isinstance(form, Noisy):  # the noise cancels: a comparison of numbers
-            return form > 0 if strict else form >= 0
+        if (left.sign == right.sign == 1 and left.minus is None and right.minus is None
+                and left.variable != right.variable and right.continuous == continuous):
+            # the common case, x_u + a ≥ x_v + b: a difference bound without building a form
+            form, threshold = Noisy(left.variable, 0, run, 1, right.variable, continuous), \
+                right.offset - left.offset
+        else:
+            form, threshold = left - right, 0
+            if not isinstance(form, Noisy):  # the noise cancels: a comparison of numbers
+                return form > 0 if strict else form >= 0
+            threshold -= form.offset
     else:
-        form, threshold = left, _exact_threshold(right)
-    threshold -= form.offset  # sign·x_u (− x_v) ≥ threshold (or >)
+        form, threshold = left, _exact_threshold(right) - left.offset
+    # now sign·x_u (− x_v) ≥ threshold (or >); an int threshold has floor, ceil, denominator 1
     if form.sign < 0:  # −x ≥ t ⇔ x ≤ −t: flip to an upper bound
         if continuous:
             bound = -threshold

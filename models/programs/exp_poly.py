@@ -133,6 +133,10 @@ def _add_term(terms: Terms, key: tuple[int, int], coefficient: fmpq) -> None:
 
 def _evaluate(terms: Terms, x):
     total = _ZERO
+    if type(x) is int:
+        for (p, b), c in terms.items():
+            total += c * x ** p * _BASES[b] ** x
+        return total
     xq = _q(x)
     for (p, b), c in terms.items():
         total += c * xq ** p * _power(b, x)
