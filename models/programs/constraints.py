@@ -50,6 +50,23 @@ def _add(a: Bound, b: Bound) -> Bound:
     return None if a is None or b is None else a + b
 
 
+def _difference(a: Bound, b: Bound) -> Bound:
+    return None if a is None or b is None else a - b
+
+
+def _path_sum(steps) -> tuple[Bound, Bound]:
+    low, high = 0, 0
+    for _, _, step_low, step_high in steps:
+        low, high = _add(low, step_low), _add(high, step_high)
+    return low, high
+
+
+def _within(low: Bound, high: Bound, outer_low: Bound, outer_high: Bound) -> bool:
+    """``[low, high] ⊆ [outer_low, outer_high]`` (``None``: unbounded)."""
+    return ((outer_low is None or (low is not None and low >= outer_low)) and
+            (outer_high is None or (high is not None and high <= outer_high)))
+
+
 class NoiseConstraints:
     """The noise variables of one path and the constraints it took (module docstring).
 
@@ -149,7 +166,12 @@ class NoiseConstraints:
         ``v`` are already linked by other comparisons."""
         key = (min(u, v), max(u, v))
         if key not in self.edges and self.connected(u, v):
-            raise CycleError("the comparisons between noise values would form a cycle")
+            plan = self.cycle_plan(u, v, low, high)
+            if plan is None:
+                raise CycleError("the comparisons between noise values would form a cycle")
+            if plan == "implied":
+                return
+            self._remove_edge(*plan)
         if u > v:  # orient as x_key0 − x_key1
             u, v, low, high = v, u, (None if high is None else -high), (None if low is None else -low)
         old_low, old_high = self.edges.get(key, (None, None))
@@ -160,6 +182,64 @@ class NoiseConstraints:
             (v, None if high is None else -high, None if low is None else -low)]
         self._component[self._root(u)] = self._root(v)
         self._propagate(self.lows, self.highs, [u, v], {})
+
+    # --- cycles of comparisons -------------------------------------------------------------
+
+    def _path(self, start: int, end: int) -> list[tuple[int, int, Bound, Bound]] | None:
+        """The forest's path from ``start`` to ``end`` as steps ``(a, b, l, h)`` meaning
+        ``x_b − x_a ∈ [l, h]`` (their sum bounds ``x_end − x_start``); ``None`` when unlinked."""
+        previous: dict[int, tuple[int, Bound, Bound]] = {start: (start, 0, 0)}
+        frontier = [start]
+        while frontier and end not in previous:
+            node = frontier.pop()
+            for other, low, high in self._adjacent[node]:
+                if other not in previous:
+                    previous[other] = (node, low, high)
+                    frontier.append(other)
+        if end not in previous:
+            return None
+        steps = []
+        node = end
+        while node != start:
+            parent, low, high = previous[node]
+            steps.append((parent, node, low, high))
+            node = parent
+        return steps[::-1]
+
+    def implied_difference(self, u: int, v: int) -> tuple[Bound, Bound]:
+        """Bounds on ``x_u − x_v`` implied by the comparisons that link them (the sum of the
+        differences along the forest's path) and by the two variables' own bounds."""
+        low = _difference(self.lows[u], self.highs[v])
+        high = _difference(self.highs[u], self.lows[v])
+        path = self._path(v, u)
+        if path is not None:
+            path_low, path_high = _path_sum(path)
+            low, high = _max(low, path_low), _min(high, path_high)
+        return low, high
+
+    def cycle_plan(self, u: int, v: int, low: Bound, high: Bound):
+        """How to add ``x_u − x_v ∈ [low, high]`` between variables the forest already links
+        and keep a forest: ``"implied"`` when the path already implies it, an edge ``(a, b)``
+        of the path that the new constraint and the rest of the path imply (drop it: the
+        constraint sets are equivalent, so the mass is the same), or ``None`` when neither
+        holds (a genuine cycle).  Sorting and noisy top-k compare a new value with several
+        ranked ones; each such cycle has an implied edge (transitivity of the order)."""
+        path = self._path(v, u)
+        path_low, path_high = _path_sum(path)
+        if _within(path_low, path_high, low, high):
+            return "implied"
+        for k, (a, b, edge_low, edge_high) in enumerate(path):
+            rest_low, rest_high = _path_sum(path[:k] + path[k + 1:])
+            # x_b − x_a = (x_u − x_v) − (the rest of the path)
+            if _within(_difference(low, rest_high), _difference(high, rest_low),
+                       edge_low, edge_high):
+                return (a, b)
+        return None
+
+    def _remove_edge(self, a: int, b: int) -> None:
+        del self.edges[(min(a, b), max(a, b))]
+        self._adjacent[a] = [e for e in self._adjacent[a] if e[0] != b]
+        self._adjacent[b] = [e for e in self._adjacent[b] if e[0] != a]
 
     # --- the mass -------------------------------------------------------------------------
 

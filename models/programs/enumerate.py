@@ -456,12 +456,18 @@ def _compare(left: Noisy, right: object, strict: bool) -> bool:
             fails = ("difference", form.variable, form.minus, None,
                      low if continuous else low - 1)
     outcomes = [(True, holds), (False, fails)]
+    if holds[0] == "difference" and (min(holds[1], holds[2]), max(holds[1], holds[2])) \
+            not in noise.edges and noise.connected(holds[1], holds[2]):
+        # the two values are already linked: the outcome may be implied, or one comparison of
+        # the cycle it closes may be (transitivity); otherwise the cycle is refused
+        implied = noise.implied_difference(holds[1], holds[2])
+        outcomes = [(value, c) for value, c in outcomes
+                    if not _disjoint(implied, c[3], c[4], continuous)]
+        if len(outcomes) == 2 and any(noise.cycle_plan(*c[1:]) is None for _, c in outcomes):
+            raise CycleError(f"comparing {left!r} with {right!r} would make the comparisons "
+                             f"between noise values cyclic; the exact engine sums forests of "
+                             f"comparisons")
     feasible = [(value, c) for value, c in outcomes if noise.bounds(c) is not None]
-    if len(feasible) == 2 and holds[0] == "difference" and \
-            (holds[1], holds[2]) not in noise.edges and (holds[2], holds[1]) not in noise.edges \
-            and noise.connected(holds[1], holds[2]):
-        raise CycleError(f"comparing {left!r} with {right!r} would make the comparisons between "
-                         f"noise values cyclic; the exact engine sums forests of comparisons")
     if len(feasible) == 1:
         # The other outcome is proved impossible (bound propagation is sound), so this one is
         # implied by the constraints already taken: adding it would change nothing.
@@ -472,6 +478,17 @@ def _compare(left: Noisy, right: object, strict: bool) -> bool:
     else:
         noise.constrain_difference(*constraint[1:])
     return value
+
+
+def _disjoint(implied: tuple, low, high, continuous: bool) -> bool:
+    """Whether ``[low, high]`` misses the implied interval (on the reals up to a point, which
+    has probability 0)."""
+    implied_low, implied_high = implied
+    if continuous:
+        return ((low is not None and implied_high is not None and implied_high <= low) or
+                (high is not None and implied_low is not None and implied_low >= high))
+    return ((low is not None and implied_high is not None and implied_high < low) or
+            (high is not None and implied_low is not None and implied_low > high))
 
 
 def _concretise(value: Noisy) -> int:

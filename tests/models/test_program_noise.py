@@ -394,3 +394,96 @@ def test_the_laplace_suite_reproduces_the_published_status(epsilon):
             assert level.epsilon == "inf"
         elif multiple is not None:
             assert level.max_ratio == ExpNumber.exp(multiple * Fraction(epsilon))
+
+
+# --- sorting and noisy top-k: cycles whose comparisons are implied by the others -----------------
+
+def noisy_top_two(data, draw):
+    first = second = None  # (noisy value, index)
+    for i, q in enumerate(data):
+        value = q + draw()
+        if first is None or value > first[0]:
+            first, second = (value, i), first
+        elif second is None or value > second[0]:
+            second = (value, i)
+    return [first[1], second[1]]
+
+
+def noisy_sort(data, draw):
+    ranked = []  # insertion sort, largest first
+    for i, q in enumerate(data):
+        value = q + draw()
+        k = 0
+        while k < len(ranked) and ranked[k][0] >= value:
+            k += 1
+        ranked.insert(k, (value, i))
+    return [i for _, i in ranked]
+
+
+def _geometric_window_law(program, data, window=18):
+    """Every noise vector of [−window, window]^m at α = 1/2: weights 3^(−m)·2^(−Σ|z|) as integers,
+    and the mass left outside."""
+    m = len(data)
+    values = iter([])
+    law: dict = {}
+
+    def draw():
+        return next(values)
+
+    for noise in product(range(-window, window + 1), repeat=m):
+        values = iter(noise)
+        key = pufferfish.models.values.canonical_value(program(data, draw))
+        law[key] = law.get(key, 0) + (1 << (3 * window - sum(abs(z) for z in noise)))
+    scale = 3 ** m << (3 * window)
+    law = {key: Fraction(w, scale) for key, w in law.items()}
+    return law, 1 - sum(law.values())
+
+
+@pytest.mark.parametrize("program", [noisy_top_two, noisy_sort])
+def test_sorting_and_top_k_with_geometric_noise_match_the_window(program):
+    exact = program_distribution(program, (0, 1, 2), {"draw": lambda: geometric("1/2")})
+    brute, missing = _geometric_window_law(program, (0, 1, 2))
+    assert 0 < missing < Fraction(1, 10 ** 4) and sum(exact.values()) == 1
+    for output, p in exact.items():
+        assert brute.get(output, 0) <= p <= brute.get(output, 0) + missing, output
+
+
+def test_sorting_continuous_noise_of_equal_answers_is_uniform_exactly():
+    law = program_distribution(noisy_sort, (0, 0, 0), {"draw": lambda: laplace(1)})
+    assert len(law) == 6 and set(law.values()) == {Fraction(1, 6)}  # an identity, exactly
+
+
+def test_the_top_of_top_two_is_report_noisy_max():
+    draw = lambda: laplace(Fraction(3, 2))  # noqa: E731
+    top = program_distribution(noisy_top_two, (0, 2, 1), {"draw": draw})
+    best = program_distribution(noisy_max_laplace_index, (0, 2, 1), {"draw": draw})
+    for i in range(3):
+        assert sum((p for out, p in top.items() if out[0] == i), Fraction(0)) == best.prob(i)
+
+
+def noisy_max_laplace_index(data, draw):
+    best, index = None, None
+    for i, q in enumerate(data):
+        value = q + draw()
+        if best is None or value > best:
+            best, index = value, i
+    return index
+
+
+def test_a_genuine_cycle_is_still_refused():
+    def triangle(data):  # x ≥ y ≥ z and x ≤ z + 1: no comparison is implied by the others
+        x, y, z = laplace(1), laplace(1), laplace(1)
+        return [x >= y, y >= z, z + 1 >= x]
+
+    def ordered(data):  # x ≥ y ≥ z makes z ≥ x a tie (probability 0) or implies x ≥ y
+        x, y, z = laplace(1), laplace(1), laplace(1)
+        return [x >= y, y >= z, z >= x]
+
+    law = program_distribution(ordered, ())  # the six orders of three iid values, exactly
+    assert len(law) == 6 and set(law.values()) == {Fraction(1, 6)}
+    assert law.prob([True, True, True]) == 0 and law.prob([False, False, False]) == 0
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="cyclic"):
+        program_distribution(triangle, ())
+
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="cyclic"):
+        program_distribution(triangle, ())
