@@ -128,3 +128,19 @@ def noisy_histogram(queries, epsilon, low, high):
     """Every answer released with discrete Laplace noise at α = e^(−ε), clamped to [low, high]: a
     vector of noisy values (ε-DP per answer; k·ε when k answers may move by one)."""
     return [max(low, min(high, q + discrete_laplace(epsilon))) for q in queries]
+
+
+def noisy_top_k(queries, k, epsilon):
+    """One-shot noisy top-k with Lap(2k/ε) noise on every answer, released as the k indices in
+    order (Qiao, Su and Zhang, "Oneshot Differentially Private Top-k Selection", ICML 2021:
+    ε-DP)."""
+    ranked = []  # (noisy value, index), largest first, at most k kept
+    for i, q in enumerate(queries):
+        value = q + laplace(2 * k / Fraction(epsilon))
+        position = len(ranked)
+        while position > 0 and value > ranked[position - 1][0]:
+            position -= 1
+        if position < k:
+            ranked.insert(position, (value, i))
+            del ranked[k:]
+    return [i for _, i in ranked]

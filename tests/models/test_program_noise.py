@@ -367,7 +367,7 @@ SUITE = {  # mechanism: (does the published claim "ε-DP" hold?, the exact level
     "svt1": (True, None), "svt1_subtraction": (True, None), "svt3": (False, Fraction(3, 2)),
     "svt4": (False, None), "svt5": (False, "inf"), "svt6": (False, None),
     "noisy_max_laplace": (True, None), "noisy_max_exponential": (True, Fraction(1)),
-    "noisy_histogram": (False, Fraction(3)),
+    "noisy_histogram": (False, Fraction(3)), "noisy_top_k": (True, None),
 }
 
 
@@ -382,7 +382,7 @@ def test_the_laplace_suite_reproduces_the_published_status(epsilon):
         body["program"]["arguments"]["epsilon"] = epsilon
     model["mechanisms"] = {name: body for name, body in model["mechanisms"].items()
                            if name in {"svt1", "svt3", "svt5", "noisy_max_exponential",
-                                       "noisy_histogram"} or epsilon == "1/2"}
+                                       "noisy_histogram", "noisy_top_k"} or epsilon == "1/2"}
     from pufferfish.models.files.pufferfish_file import parse_model
 
     loaded = parse_model(model, base=example_path("dp_benchmarks/laplace_suite.json").parent)
