@@ -144,3 +144,18 @@ def noisy_top_k(queries, k, epsilon):
             ranked.insert(position, (value, i))
             del ranked[k:]
     return [i for _, i in ranked]
+
+
+def noisy_max_gap(queries, epsilon, cap):
+    """Report noisy max with the gap to the runner-up (Ding, Wang, Zhang, Kifer, "Free Gap
+    Information from the Differentially Private Sparse Vector and Noisy Max Mechanisms", VLDB
+    2019, Algorithm 2: ε-DP), with the discrete Laplace at e^(−ε/2) (the discrete Lap(2/ε)) and
+    the gap capped at ``cap`` (post-processing)."""
+    first = second = None  # (noisy value, index)
+    for i, q in enumerate(queries):
+        value = q + discrete_laplace(Fraction(epsilon) / 2)
+        if first is None or value > first[0]:
+            first, second = (value, i), first
+        elif second is None or value > second[0]:
+            second = (value, i)
+    return [first[1], min(first[0] - second[0], cap)]

@@ -496,7 +496,7 @@ def _concretise(value: Noisy) -> int:
     run = value.run
     run.step()
     if value.minus is not None:
-        raise ValueError(_DIFFERENCE_OUT)
+        return _concretise_difference(value)
     if value.continuous:
         raise ValueError("the program turns a continuous noisy value into an output or an "
                          "integer: its law has a density, not exact point masses; compare it "
@@ -514,16 +514,39 @@ def _concretise(value: Noisy) -> int:
     return value.sign * (low + index) + value.offset
 
 
-_DIFFERENCE_OUT = ("the program turns a difference of two noisy values into an output or an "
-                   "integer: the exact engine compares differences but does not enumerate their "
-                   "law; compare it with thresholds instead")
+
+def _has_difference(value: object) -> bool:
+    """Whether an output holds a difference of two noisy values."""
+    if isinstance(value, Noisy):
+        return value.minus is not None
+    if isinstance(value, list | tuple):
+        return any(_has_difference(item) for item in value)
+    return False
+
+
+def _concretise_difference(value: Noisy) -> int:
+    """The decision over the values ``x_u − x_v`` can still take: each value ``d`` adds the
+    comparison ``x_u − x_v = d`` (on an edge of the forest, or reducing the cycle it closes)."""
+    run = value.run
+    if value.continuous:
+        raise ValueError("the program turns a difference of continuous noisy values into an "
+                         "output or an integer: its law has a density, not exact point masses")
+    low, high = run.noise.implied_difference(value.variable, value.minus)
+    if low is None or high is None:
+        raise ValueError("the program turns an unbounded difference of noisy values into an "
+                         "output or an integer: its output space is infinite; clamp it in the "
+                         "program (for example max(lo, min(gap, hi)) — which changes the "
+                         "mechanism)")
+    d = low + (run.decide(high - low + 1) if high > low else 0)
+    run.noise.constrain_difference(value.variable, value.minus, d, d)
+    return d + value.offset
 
 
 def _noisy_variables(value: object, found: list[int]) -> list[int]:
     """The noise variables inside an output, in order of first appearance."""
     if isinstance(value, Noisy):
-        if value.minus is not None:
-            raise ValueError(_DIFFERENCE_OUT)
+        if value.minus is not None:  # a difference: concretised by decisions (_has_difference)
+            return found
         if value.variable not in found:
             found.append(value.variable)
     elif isinstance(value, list | tuple):
@@ -548,6 +571,9 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
     """The outputs of a finished run and their probabilities.  Noisy values in the output are
     concretised by decisions except the last variable, whose values are read off its exact
     marginal in one pass (one run instead of one per value)."""
+    if _has_difference(output):  # every noisy value concretised by decisions
+        concrete = _substitute(output)
+        return [(concrete, run.weight * run.noise.probability())]
     variables = _noisy_variables(output, [])
     if not variables:
         return [(output, run.weight * run.noise.probability())]

@@ -249,7 +249,7 @@ def test_unsupported_arithmetic_and_outputs_are_refused():
     cases = [(lambda data: laplace(1) + laplace(1) >= 0, "a sum of noisy values"),
              (lambda data: laplace(1), "continuous noisy value"),
              (lambda data: laplace(1) >= geometric("1/2"), "continuous"),
-             (lambda data: geometric("1/2") - geometric("1/2"), "difference of two noisy values")]
+             (lambda data: geometric("1/2") - geometric("1/2"), "unbounded difference")]
     for program, message in cases:
         with pytest.raises(pufferfish.models.programs.ProgramError, match=message):
             program_distribution(program, ())
@@ -368,6 +368,7 @@ SUITE = {  # mechanism: (does the published claim "ε-DP" hold?, the exact level
     "svt4": (False, None), "svt5": (False, "inf"), "svt6": (False, None),
     "noisy_max_laplace": (True, None), "noisy_max_exponential": (True, Fraction(1)),
     "noisy_histogram": (False, Fraction(3)), "noisy_top_k": (True, None),
+    "noisy_max_gap": (True, None),
 }
 
 
@@ -382,7 +383,8 @@ def test_the_laplace_suite_reproduces_the_published_status(epsilon):
         body["program"]["arguments"]["epsilon"] = epsilon
     model["mechanisms"] = {name: body for name, body in model["mechanisms"].items()
                            if name in {"svt1", "svt3", "svt5", "noisy_max_exponential",
-                                       "noisy_histogram", "noisy_top_k"} or epsilon == "1/2"}
+                                       "noisy_histogram", "noisy_top_k", "noisy_max_gap"}
+                           or epsilon == "1/2"}
     from pufferfish.models.files.pufferfish_file import parse_model
 
     loaded = parse_model(model, base=example_path("dp_benchmarks/laplace_suite.json").parent)
@@ -487,3 +489,26 @@ def test_a_genuine_cycle_is_still_refused():
 
     with pytest.raises(pufferfish.models.programs.ProgramError, match="cyclic"):
         program_distribution(triangle, ())
+
+
+def noisy_max_with_gap(data, draw):
+    """Report noisy max with the gap to the runner-up (capped at 3): a difference released."""
+    first = second = None
+    for i, q in enumerate(data):
+        value = q + draw()
+        if first is None or value > first[0]:
+            first, second = (value, i), first
+        elif second is None or value > second[0]:
+            second = (value, i)
+    return [first[1], min(first[0] - second[0], 3)]
+
+
+def test_a_released_gap_matches_the_window():
+    exact = program_distribution(noisy_max_with_gap, (0, 1, 2),
+                                 {"draw": lambda: geometric("1/2")})
+    brute, missing = _geometric_window_law(noisy_max_with_gap, (0, 1, 2))
+    assert sum(exact.values()) == 1 and set(brute) <= set(exact.support)
+    for output, p in exact.items():
+        assert brute.get(output, 0) <= p <= brute.get(output, 0) + missing, output
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="unbounded difference"):
+        program_distribution(lambda data: geometric("1/2") - geometric("1/2") + 0 * 0, ())
