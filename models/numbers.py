@@ -172,6 +172,30 @@ def epsilon_float(ratio: Ratio) -> float:
     return math.log(ratio.numerator) - math.log(ratio.denominator)  # type: ignore[union-attr]
 
 
+def decimal_text(value, *, log: bool = False, digits: int = 6) -> str:
+    """A number (its logarithm with ``log``) for reading: ``"≈ 0.693147"`` for a rational, and for
+    an exact number of ``Q(e^(1/n))`` a certified decimal, ``"∈ [0.299604, 0.299606]"`` (ball
+    bounds rounded outwards to ``digits`` significant digits)."""
+    if _transcendental(value):
+        low, high = value.log_bounds(96) if log else value.bounds(96)
+        return f"∈ [{_rounded(low, digits, -1)}, {_rounded(high, digits, 1)}]"
+    number = epsilon_float(value) if log else float(value)
+    return f"≈ {number:.{digits}g}"
+
+
+def _rounded(value: Fraction, digits: int, direction: int) -> str:
+    """``value`` to ``digits`` significant digits, rounded down (``-1``) or up (``1``)."""
+    if not value:
+        return "0"
+    exponent = math.floor(math.log10(abs(value))) - digits + 1
+    scale = Fraction(10) ** exponent
+    steps = value / scale
+    steps = math.floor(steps) if direction < 0 else math.ceil(steps)
+    rounded = steps * scale
+    places = max(0, -exponent)
+    return f"{float(rounded):.{places}f}" if places < 30 else f"{float(rounded):.{digits}g}"
+
+
 def ratio(numerator: Fraction, denominator: Fraction) -> Ratio:
     """``numerator / denominator`` for non-negative numbers, with ``x/0 = inf`` for ``x > 0``.
 

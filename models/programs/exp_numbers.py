@@ -302,6 +302,12 @@ class ExpNumber:
         ball = self.enclosure(bits)
         return _arf_fraction(ball.lower()), _arf_fraction(ball.upper())
 
+    def log_bounds(self, bits: int = 64) -> tuple[Fraction, Fraction]:
+        """Rational bounds on ``log(self)`` for a positive number (an arb ball's ends)."""
+        with ctx.workprec(bits):
+            ball = self.enclosure(bits).log()
+            return _arf_fraction(ball.lower()), _arf_fraction(ball.upper())
+
     def __float__(self) -> float:
         """The nearest float, for reading only (no verdict reads it)."""
         return float(self.enclosure(80).mid())

@@ -42,7 +42,8 @@ from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           parse_neighbours)
-from pufferfish.models.numbers import INFINITY, epsilon_float, epsilon_str, fraction_str
+from pufferfish.models.numbers import (INFINITY, decimal_text, epsilon_float, epsilon_str,
+                                       fraction_str)
 from pufferfish.models.programs.exp_numbers import ExpNumber
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
 from pufferfish.verify.numerics.certified import Budget, parse_budget
@@ -169,7 +170,7 @@ class ApproximateDP(Explained):
         lines = []
         if self.epsilon is not None:
             text = (f"{self.mechanism}: {self.relation} δ(ε = {self.epsilon.text}) = "
-                    f"{fraction_str(self.delta)} ≈ {float(self.delta):.6g}")
+                    f"{fraction_str(self.delta)} {decimal_text(self.delta)}")
             if self.witness is not None and self.delta:
                 text += (f"; worst pair {list(self.witness.dataset)} vs "
                          f"{list(self.witness.neighbour)} on the outputs "
@@ -183,7 +184,7 @@ class ApproximateDP(Explained):
             text = (f"{self.mechanism}: {self.relation} least ε with δ(ε) ≤ "
                     f"{fraction_str(self.delta_budget)}: {self.least_epsilon}")
             if self.least_ratio not in (INFINITY, 1):
-                text += f" ≈ {epsilon_float(self.least_ratio):.6g}"
+                text += f" {decimal_text(self.least_ratio, log=True)}"
             lines.append(text)
         return "\n".join(lines)
 

@@ -36,8 +36,8 @@ from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           parse_neighbours)
-from pufferfish.models.numbers import (INFINITY, Ratio, epsilon_float, epsilon_str, exact_ratio,
-                                       fraction_str)
+from pufferfish.models.numbers import (INFINITY, Ratio, decimal_text, epsilon_float, epsilon_str,
+                                       exact_ratio, fraction_str)
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe, size_text
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
 from pufferfish.verify.report import Explained
@@ -84,7 +84,7 @@ class DPResult(Explained):
     def explain(self) -> str:
         text = f"{self.mechanism}: {self.relation} DP level ε = {self.epsilon}"
         if self.max_ratio != INFINITY:
-            text += f" ≈ {epsilon_float(self.max_ratio):.6g}"
+            text += f" {decimal_text(self.max_ratio, log=True)}"
         if self.dataset is not None:
             text += (f"; worst pair {list(self.dataset)} vs {list(self.neighbour)} on output "
                      f"{jsonable_output(self.output)!r} ({fraction_str(self.p_dataset)} vs "

@@ -28,8 +28,8 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.model import PufferfishModel
-from pufferfish.models.numbers import (INFINITY, epsilon_float, epsilon_str, exact_ratio,
-                                       fraction_str, Ratio, ratio_key)
+from pufferfish.models.numbers import (INFINITY, Ratio, decimal_text, epsilon_float, epsilon_str,
+                                       exact_ratio, fraction_str, ratio_key)
 from pufferfish.models.secrets import Secret
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
@@ -133,7 +133,7 @@ class PufferfishResult(Explained):
         else:
             text = f"{self.mechanism}: Pufferfish level ε = {self.epsilon}"
             if self.level_ratio not in (INFINITY,):
-                text += f" ≈ {epsilon_float(self.level_ratio):.6g}"
+                text += f" {decimal_text(self.level_ratio, log=True)}"
         if self.witness is not None:
             text += f"; worst case {self.witness.explain()}"
         if self.budget is not None:
