@@ -60,7 +60,7 @@ from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, lo
                                                not_replayed, same_outputs, safe_text, too_deep,
                                                too_many_paths)
 from pufferfish.models.programs.exp_poly import ExpPoly
-from pufferfish.models.programs.guards import HiddenRandomness, deterministic, first_use
+from pufferfish.models.programs.guards import HiddenRandomness, first_use, patched, refusing
 from pufferfish.models.programs.outputs import program_output
 from pufferfish.models.values import canonical_value, json_value
 
@@ -529,8 +529,9 @@ def program_distribution(program: Callable, dataset: Sequence[object],
         trim_memo()  # between computations only: a running one keeps every entry it made
     _nesting += 1
     try:
-        probabilities = _paths(program, plain, arguments, where, source,
-                               (max_steps, max_runs, max_depth), progress)
+        with patched():  # the sources of randomness and time, refused during each run
+            probabilities = _paths(program, plain, arguments, where, source,
+                                   (max_steps, max_runs, max_depth), progress)
     finally:
         _nesting -= 1
     total = sum(probabilities.values(), Fraction(0))
@@ -565,7 +566,7 @@ def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedR
     if source and previous_trace is None:
         sys.settrace(trace_calls)
     try:
-        with deterministic(source):
+        with refusing(source):
             output = program(dataset, **arguments)
             hidden = first_use()
             if hidden is not None:  # refused, but the program caught the refusal
