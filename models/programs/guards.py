@@ -144,7 +144,7 @@ _DATE = _guarded_class("datetime.date", datetime.date, ("today",))
 
 
 _BASE: list[tuple[object, str, str]] = []
-_WRAPPERS: dict[tuple[int, str], tuple[object, object]] = {}  # (owner, attribute): (original, guard)
+_WRAPPERS: dict[tuple[int, str], tuple[object, object]] = {}  # (owner, name): (original, guard)
 _LOCK = threading.RLock()
 
 
@@ -178,6 +178,16 @@ def _wrapper(owner: object, attribute: str, name: str, current: object) -> objec
     if made is None or made[0] is not current:
         made = _WRAPPERS[key] = (current, _guard(name, current))
     return made[1]
+
+
+def _after_fork() -> None:
+    """In a forked child: the lock and the owner are this process's own (the thread that held
+    them in the parent does not exist here)."""
+    global _LOCK, _owner, _source, _patching
+    _LOCK, _owner, _source, _patching = threading.RLock(), None, None, 0
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 @contextmanager

@@ -82,11 +82,13 @@ _PARENT_ENDS: set[int] = set()  # this process's ends of every worker's pipes (c
 class ProgramWorker:
     """A child process that runs one program's code (module docstring).  ``resolve()`` is called
     in the child and returns the program function (it imports the program's file there);
-    ``label`` names the program in messages."""
+    ``label`` names the program in messages.  ``arguments``, when given, are the program's
+    arguments for every request, inherited by the child rather than sent (so they need not be
+    picklable)."""
 
     def __init__(self, resolve: Callable[[], Callable], label: str,
-                 limits: Limits | None = None) -> None:
-        self.resolve, self.label = resolve, label
+                 limits: Limits | None = None, arguments: dict | None = None) -> None:
+        self.resolve, self.label, self.arguments = resolve, label, arguments
         self.limits = limits or Limits()
         self._process: _Process | None = None
         self._lock = threading.Lock()  # one request at a time on the pipes
@@ -95,10 +97,10 @@ class ProgramWorker:
         """Run ``resolve()`` in the child (for a file: import it under the limits)."""
         self._request(("resolve",))
 
-    def law(self, key: tuple, arguments: dict, name: str, **limits: int) -> Distribution:
+    def law(self, key: tuple, arguments: dict | None, name: str, **limits: int) -> Distribution:
         """:func:`~pufferfish.models.programs.enumerate.program_distribution` of the program on
-        ``key``, computed in the child (``limits``: ``max_steps``, ``max_runs``,
-        ``max_depth``)."""
+        ``key`` with ``arguments`` (``None``: the worker's own), computed in the child
+        (``limits``: ``max_steps``, ``max_runs``, ``max_depth``)."""
         probabilities = self._request(("law", key, arguments, name, limits))
         return Distribution._trusted(probabilities)
 
@@ -114,7 +116,7 @@ class ProgramWorker:
 
     def _ask(self, request: tuple) -> object:
         if self._process is None or not self._process.alive:
-            self._process = _Process(self.resolve, self.limits)
+            self._process = _Process(self.resolve, self.limits, self.arguments)
         process = self._process
         try:
             return process.ask(request, self.label)
@@ -127,7 +129,8 @@ class ProgramWorker:
 class _Process:
     """One forked child and the parent's ends of its pipes."""
 
-    def __init__(self, resolve: Callable[[], Callable], limits: Limits) -> None:
+    def __init__(self, resolve: Callable[[], Callable], limits: Limits,
+                 arguments: dict | None) -> None:
         self.limits = limits
         request_read, self.request_write = os.pipe()
         self.response_read, response_write = os.pipe()
@@ -140,7 +143,8 @@ class _Process:
             try:
                 os.close(self.request_write)
                 os.close(self.response_read)
-                _serve(resolve, request_read, response_write, self.capture.fileno(), limits)
+                _serve(resolve, request_read, response_write, self.capture.fileno(), limits,
+                       arguments)
             except BaseException:
                 status = 70
             finally:
@@ -251,7 +255,7 @@ def _rebuilt(message: tuple, printed: str) -> Exception:
 # --- the child ---------------------------------------------------------------------------------
 
 def _serve(resolve: Callable[[], Callable], requests: int, responses: int, capture: int,
-           limits: Limits) -> None:
+           limits: Limits, inherited: dict | None) -> None:
     """The child's loop: one response per request until the parent closes the requests."""
     for end in list(_PARENT_ENDS):  # other workers' pipes: they must see their parent's EOF
         _close(end)
@@ -282,7 +286,8 @@ def _serve(resolve: Callable[[], Callable], requests: int, responses: int, captu
             else:
                 _, key, arguments, name, counts = request
                 law = engine.program_distribution(
-                    program, key, arguments, name=name, **counts,
+                    program, key, inherited if arguments is None else arguments, name=name,
+                    **counts,
                     progress=lambda runs, mass: _write_message(
                         responses, ("progress", runs, float(mass))))
                 response = ("ok", dict(law.items()))

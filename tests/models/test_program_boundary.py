@@ -353,3 +353,12 @@ def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
         assert capsys.readouterr().err == ""
     finally:
         set_progress_visible(visible)
+
+
+def test_arguments_of_a_python_function_need_not_be_picklable():
+    def scaled(data, transform):
+        return transform(data[0]) if coin("3/4") else 0
+
+    law = ProgramMechanism("p", scaled, {"transform": lambda x: x * 10},
+                           limits=FAST).distribution((2,))
+    assert law.prob(20) == Fraction(3, 4)
