@@ -153,14 +153,19 @@ class _Process:
         os.close(response_write)
         _PARENT_ENDS.update((self.request_write, self.response_read))
         self.alive, self.idle = True, True
+        self.progress: _ProgressLine | None = None
         self._finalizer = weakref.finalize(self, _end, self.pid, self.request_write,
                                            self.response_read)
 
     def ask(self, request: tuple, label: str) -> object:
+        if self.progress is None:
+            self.progress = _ProgressLine(label)
         self.capture.truncate(0)
         self.idle = False
         _write_message(self.request_write, request)
-        progress = _ProgressLine(label)
+        progress = self.progress
+        progress.begin()
+        done = False
         try:
             while True:
                 message = self._next_message(label)
@@ -169,10 +174,11 @@ class _Process:
                     continue
                 self.idle = True
                 if message[0] == "ok":
+                    done = request[0] == "law"
                     return message[1]
                 raise _rebuilt(message, self._printed())
         finally:
-            progress.close()
+            progress.end(done)
 
     def _next_message(self, label: str) -> tuple:
         budget = self.limits.cpu_seconds + self.limits.grace_seconds
@@ -375,36 +381,48 @@ def _read_exactly(end: int, size: int) -> bytes | None:
 # --- progress ----------------------------------------------------------------------------------
 
 class _ProgressLine:
-    """The paths of a long computation on stderr, with the conventions of the toolkit's progress
-    lines (``pufferfish.verify.report.Progress``): redrawn in place on a terminal, a plain line
-    at most every 5 seconds elsewhere, nothing for work shorter than that or when progress is
-    hidden (``--quiet``)."""
+    """The progress of a program's worker on stderr — the datasets whose law it has computed and
+    the paths of the current one — with the conventions of the toolkit's progress lines
+    (``pufferfish.verify.report.Progress``): redrawn in place on a terminal (and cleared at the
+    end of each request), a plain line at most every 5 seconds elsewhere, the first once the
+    worker has worked that long; nothing when progress is hidden (``--quiet``)."""
 
     INTERVAL = 5.0
 
     def __init__(self, label: str) -> None:
-        self.label = label
+        self.label, self.datasets = label, 0
+        self.start: float | None = None
+        self.enabled = self.terminal = self.drawn = False
+
+    def begin(self) -> None:
         report = sys.modules.get("pufferfish.verify.report")  # the setting, without importing it
         self.enabled = report is None or report.progress_visible()
         self.terminal = self.enabled and sys.stderr.isatty()
-        self.start = self.last = time.monotonic()
-        self.shown = False
+        if self.start is None:
+            self.start = self.last = time.monotonic()
+        if self.terminal and time.monotonic() - self.start >= 1:  # a computation that lasts
+            self.show()
 
-    def show(self, runs: int, explored: float) -> None:
+    def show(self, runs: int = 0, explored: float = 0.0) -> None:
         if not self.enabled:
             return
-        text = f"{self.label}: {runs:,} paths, probability {float(explored):.6f} explored"
-        now = time.monotonic()
+        text = f"{self.label}: {self.datasets:,} dataset{'' if self.datasets == 1 else 's'} done"
+        if runs:
+            text += f", {runs:,} paths of the next ({explored:.1%} of its probability)"
         if self.terminal:
             sys.stderr.write(f"\r{text[:100]:<100}")
             sys.stderr.flush()
-            self.shown = True
-        elif now - self.last >= self.INTERVAL:
-            self.last, self.shown = now, True
+            self.drawn = True
+        elif time.monotonic() - self.last >= self.INTERVAL:
+            self.last = time.monotonic()
             sys.stderr.write(text + "\n")
             sys.stderr.flush()
 
-    def close(self) -> None:
-        if self.terminal and self.shown:
+    def end(self, law: bool) -> None:
+        self.datasets += law
+        if self.drawn:
             sys.stderr.write("\r" + " " * 100 + "\r")
             sys.stderr.flush()
+            self.drawn = False
+        elif law and not self.terminal:
+            self.show()

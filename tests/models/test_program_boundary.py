@@ -331,7 +331,7 @@ def test_a_failed_self_check_of_the_engine_is_an_engine_error(monkeypatch):
 
 # --- progress ----------------------------------------------------------------------------------
 
-def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
+def test_a_long_computation_shows_its_progress_off_a_terminal(capsys, monkeypatch):
     from pufferfish.models.programs import sandbox
     from pufferfish.verify.report import progress_visible, set_progress_visible
 
@@ -340,16 +340,20 @@ def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
 
     monkeypatch.setattr(sandbox._ProgressLine, "INTERVAL", 0)
     visible = progress_visible()
+    label = "p (test_a_long_computation_shows_its_progress_off_a_terminal.<locals>.ten_coins)"
     try:
         set_progress_visible(True)
-        assert len(_isolated(ten_coins)) == 1024
+        mechanism = ProgramMechanism("p", ten_coins, limits=FAST)
+        assert len(mechanism.distribution((0,))) == 1024
+        assert len(mechanism.distribution((1,))) == 1024
         lines = capsys.readouterr().err.splitlines()
-        assert lines[:2] == ["p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
-                             "ten_coins): 256 paths, probability 0.250000 explored",
-                             "p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
-                             "ten_coins): 512 paths, probability 0.500000 explored"]
+        assert lines == [f"{label}: 0 datasets done, {256 * k:,} paths of the next "
+                         f"({25 * k:.1f}% of its probability)" for k in (1, 2, 3, 4)] + [
+            f"{label}: 1 dataset done"] + [
+            f"{label}: 1 dataset done, {256 * k:,} paths of the next ({25 * k:.1f}% of its "
+            f"probability)" for k in (1, 2, 3, 4)] + [f"{label}: 2 datasets done"]
         set_progress_visible(False)  # --quiet
-        assert len(_isolated(ten_coins)) == 1024
+        assert len(mechanism.distribution((2,))) == 1024
         assert capsys.readouterr().err == ""
     finally:
         set_progress_visible(visible)
