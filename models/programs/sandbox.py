@@ -145,8 +145,13 @@ class _Process:
                 os.close(self.response_read)
                 _serve(resolve, request_read, response_write, self.capture.fileno(), limits,
                        arguments)
-            except BaseException:
+            except BaseException as error:  # the worker's own failure: an internal error
                 status = 70
+                try:
+                    _write_message(response_write, ("engine", f"the worker process failed: "
+                                                    f"{type(error).__name__}: {error}", ""))
+                except BaseException:
+                    pass
             finally:
                 os._exit(status)
         os.close(request_read)

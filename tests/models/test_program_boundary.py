@@ -140,6 +140,16 @@ def test_system_exit_and_keyboard_interrupt_from_a_program_are_located_errors():
         program_distribution(interrupts, (0,))
 
 
+def test_a_program_that_ends_its_process_is_a_program_error():
+    import os
+
+    def vanishes(data):
+        os._exit(0)
+
+    with pytest.raises(ProgramError, match="ended its process with status 0"):
+        _isolated(vanishes)
+
+
 def test_an_exit_at_import_is_a_located_error(tmp_path):
     file = _file(tmp_path, "import sys\nprint('loading')\nsys.exit(0)\ndef f(data):\n    return 1\n")
     with pytest.raises(ModelError, match=r"raised SystemExit: 0 while loading at prog.py, line 3"):
