@@ -21,9 +21,9 @@ does not change the law, a sum over the paths.  Each run is checked:
 * an exception, an exit or an interrupt raised by the program is a located
   :class:`~pufferfish.models.programs.enumerate.ProgramError`.
 
-The paths are counted as they are found against ``max_runs``, and a path longer than ``max_depth`` decisions — the shape of a
-loop that ends with probability 1 but not surely — is refused with the probability of the paths
-explored and the bound it gives on the rest.
+The paths are counted as they are found against ``max_runs``, and a path longer than
+``max_depth`` decisions — the shape of a loop that ends with probability 1 but not surely — is
+refused with the probability of the paths explored and the bound it gives on the rest.
 
 >>> from pufferfish.models.programs import coin, program_distribution
 >>> def until_heads(data):
@@ -49,6 +49,7 @@ from pufferfish.models.programs.outputs import mass_text, program_output
 __all__ = ["same_outputs", "located", "error_line", "safe_text", "too_many_paths", "too_deep",
            "not_replayed", "NOT_DETERMINISTIC"]
 
+
 def same_outputs(outputs: list, others: list) -> bool:
     """Whether two runs' outputs are the same JSON values with the same probabilities (outputs
     that are not JSON values are refused later, at the door)."""
@@ -59,16 +60,18 @@ def same_outputs(outputs: list, others: list) -> bool:
         return True
 
 
-NOT_DETERMINISTIC = ("a program must be a function of the dataset and its random choices — does it keep "
-          "state between runs (a global counter, a cache, an iterator) or read another source "
-          "of randomness?")
+NOT_DETERMINISTIC = ("a program must be a function of the dataset and its random choices — "
+                     "does it keep state between runs (a global counter, a cache, an iterator) "
+                     "or read another source of randomness?")
 
 
 def located(source: str | None, line: int | None) -> str:
+    """``" at FILE, line N"`` when both are known."""
     return f" at {os.path.basename(source)}, line {line}" if source and line else ""
 
 
 def safe_text(error: BaseException) -> str:
+    """The message of a program's exception, at most 500 characters."""
     try:
         return str(error)[:500]
     except Exception:  # a huge integer or a broken __str__ in the program's exception
@@ -86,12 +89,14 @@ def error_line(source: str | None) -> str:
 
 
 def too_many_paths(where: str, found: int, limit: int, explored: Fraction) -> str:
+    """The refusal of a program with more than ``limit`` paths."""
     return (f"{where}: at least {found:,} paths (runs done and queued), more than the limit of "
             f"{limit:,}; the paths run so far have probability {mass_text(explored)}; raise "
             f"max_runs or simplify the program")
 
 
 def too_deep(where: str, limit: int, line: str, runs: int, explored: Fraction) -> str:
+    """The refusal of a path with more than ``limit`` decisions, with the mass explored."""
     return (f"{where}: a path takes more than {limit:,} random decisions{line} — a loop that "
             f"ends with probability 1 but not surely (draw until heads)? The {runs:,} paths run "
             f"have probability {mass_text(explored)}, the paths left "
@@ -100,6 +105,7 @@ def too_deep(where: str, limit: int, line: str, runs: int, explored: Fraction) -
 
 
 def not_replayed(where: str, source: str | None, expected: tuple, found: tuple) -> str:
+    """The refusal of a replayed prefix that met another decision (``(options, line)`` each)."""
     (count, line), (now_count, now_line) = expected, found
     return (f"{where} is not deterministic: replaying the random choices of an earlier run "
             f"reached a decision with {now_count} options{located(source, now_line)} where that "

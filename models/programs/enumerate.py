@@ -64,7 +64,7 @@ from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, lo
                                                too_many_paths)
 from pufferfish.models.programs.exp_numbers import exact_number
 from pufferfish.models.programs.exp_poly import ContinuousExpPoly, ExpPoly
-from pufferfish.models.programs.guards import HiddenRandomness, deterministic, first_use
+from pufferfish.models.programs.guards import HiddenRandomness, first_use, patched, refusing
 from pufferfish.models.programs.outputs import program_output
 from pufferfish.models.values import canonical_value, json_value
 
@@ -593,10 +593,10 @@ def _output_law(output: object, run: _Run) -> list[tuple[object, Fraction]]:
 
 _nesting = 0  # program_distribution calls in progress (the memo is trimmed only between them)
 
+# Whether a KeyboardInterrupt during a run is the program's own (set by the worker process of
+# sandbox.py, which ignores Ctrl-C) rather than the user's Ctrl-C (let through in this process).
 _PROGRAM_OWNS_INTERRUPTS = False
-"""Whether a ``KeyboardInterrupt`` during a run is the program's own (the worker process of
-:mod:`~pufferfish.models.programs.sandbox`, which ignores Ctrl-C, sets it) rather than the
-user's Ctrl-C (in this process: it is let through)."""
+
 
 class _Replayed(BaseException):
     """A replayed prefix took another decision than the run that queued it."""
@@ -676,19 +676,16 @@ def program_distribution(program: Callable, dataset: Sequence[object],
                          max_runs: int = DEFAULT_MAX_RUNS, max_depth: int = DEFAULT_MAX_DEPTH,
                          progress: Callable[[int, Fraction], None] | None = None) -> Distribution:
     """The exact output distribution of ``program(dataset, **arguments)`` (module docstring),
-    computed in this process: this is the engine, for library users who trust the program; model
-    files and the command line run programs behind the fault boundary of
+    computed in this process — the engine, for a trusted program; model files and the command
+    line run programs behind the fault boundary of
     :class:`~pufferfish.models.programs.mechanism.ProgramMechanism`.
 
-    ``dataset`` is passed as a tuple of plain values (JSON booleans as Python ``bool``).  While the
-    program runs, the standard sources of randomness and time fail
-    (:mod:`~pufferfish.models.programs.guards`); the first path is run twice and every replayed
-    prefix must take the decisions, at the same lines, of the run that queued it; outputs must
-    be JSON values (:mod:`~pufferfish.models.programs.outputs`).  ``progress(runs, explored
-    mass)`` is called every 256 runs.  Refused (:class:`ProgramError`): more than ``max_runs``
-    paths (counted as they are found: runs done plus paths queued), a path with more than
-    ``max_depth`` decisions, more than ``max_steps`` steps on one run.  A failed self-check of the
-    engine is an :class:`EngineError`.
+    ``dataset`` is passed as a tuple of plain values (JSON booleans as Python ``bool``).  Each run
+    is checked (:mod:`~pufferfish.models.programs.checks`: no hidden randomness, replays that
+    agree, JSON outputs); ``progress(runs, explored mass)`` is called every 256 runs.  Refused
+    (:class:`ProgramError`): more than ``max_runs`` paths (runs done plus paths queued), a path
+    of more than ``max_depth`` decisions, more than ``max_steps`` steps on one run.  A failed
+    self-check of the engine is an :class:`EngineError`.
 
     >>> from pufferfish.models.programs import geometric
     >>> def noisy_above(data, threshold):
@@ -708,8 +705,9 @@ def program_distribution(program: Callable, dataset: Sequence[object],
         trim_memo()  # between computations only: a running one keeps every entry it made
     _nesting += 1
     try:
-        probabilities = _paths(program, plain, arguments, where, source,
-                               (max_steps, max_runs, max_depth), progress)
+        with patched():  # the sources of randomness and time, refused during each run
+            probabilities = _paths(program, plain, arguments, where, source,
+                                   (max_steps, max_runs, max_depth), progress)
     finally:
         _nesting -= 1
     probabilities = {key: exact_number(p) for key, p in probabilities.items()}
@@ -745,7 +743,7 @@ def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedR
     if source and previous_trace is None:
         sys.settrace(trace_calls)
     try:
-        with deterministic(source):
+        with refusing(source):
             output = program(dataset, **arguments)
             hidden = first_use()
             if hidden is not None:  # refused, but the program caught the refusal

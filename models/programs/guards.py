@@ -49,7 +49,7 @@ import time
 import uuid
 from contextlib import contextmanager
 
-__all__ = ["HiddenRandomness", "deterministic", "first_use"]
+__all__ = ["HiddenRandomness", "deterministic", "patched", "refusing", "first_use"]
 
 REASON = ("a program draws randomness only through the toolkit's primitives (coin, choice, "
           "uniform, exponential_mechanism, geometric, one_sided_geometric) and reads no clock: "
@@ -66,6 +66,7 @@ class HiddenRandomness(BaseException):
 
 _owner: int | None = None
 _source: str | None = None
+_patching = 0
 _uses: list[HiddenRandomness] = []
 
 
@@ -143,7 +144,7 @@ _DATE = _guarded_class("datetime.date", datetime.date, ("today",))
 
 
 _BASE: list[tuple[object, str, str]] = []
-_WRAPPERS: dict[tuple[int, str], tuple[object, object]] = {}  # (owner, attribute): (original, guard)
+_WRAPPERS: dict[tuple[int, str], tuple[object, object]] = {}  # (owner, name): (original, guard)
 _LOCK = threading.RLock()
 
 
@@ -161,7 +162,8 @@ def _targets() -> list[tuple[object, str, str]]:
                                                             "randbelow", "choice"))
         _BASE.extend((uuid, n, f"uuid.{n}") for n in ("uuid1", "uuid4"))
         _BASE.extend((time, n, f"time.{n}") for n in _TIME if hasattr(time, n))
-    numpy_random = sys.modules.get("numpy.random")
+    numpy = sys.modules.get("numpy")
+    numpy_random = getattr(numpy, "random", None)  # NumPy loads its random module lazily
     if numpy_random is None:
         return _BASE
     return _BASE + [(numpy_random, n, f"numpy.random.{n}")
@@ -178,41 +180,69 @@ def _wrapper(owner: object, attribute: str, name: str, current: object) -> objec
     return made[1]
 
 
+def _after_fork() -> None:
+    """In a forked child: the lock and the owner are this process's own (the thread that held
+    them in the parent does not exist here)."""
+    global _LOCK, _owner, _source, _patching
+    _LOCK, _owner, _source, _patching = threading.RLock(), None, None, 0
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
 @contextmanager
 def deterministic(source: str | None = None):
     """Refuse the sources of randomness and time in this thread inside the block (module
-    docstring); ``source`` is the program's file name, for the line of a refusal.  Re-entrant:
-    an inner block changes nothing; another thread waits for the block to end."""
+    docstring); ``source`` is the program's file name, for the line of a refusal.  The same as
+    :func:`refusing` inside :func:`patched`."""
+    with patched(), refusing(source):
+        yield
+
+
+@contextmanager
+def patched():
+    """The sources replaced by their guards inside the block, which refuse only inside
+    :func:`refusing` (an engine runs a program many times: it patches once and refuses during
+    each run).  Re-entrant in a thread; another thread waits for the block to end."""
+    global _patching
+    with _LOCK:  # one thread at a time has the sources patched
+        _patching += 1
+        if _patching > 1:
+            try:
+                yield
+            finally:
+                _patching -= 1
+            return
+        saved = []
+        for owner, attribute, name in _targets():
+            current = getattr(owner, attribute)
+            own = owner.__dict__.get(attribute) if isinstance(owner, type) else current
+            saved.append((owner, attribute, own))
+            setattr(owner, attribute, _wrapper(owner, attribute, name, current))
+        saved += [(datetime, "datetime", datetime.datetime), (datetime, "date", datetime.date)]
+        datetime.datetime, datetime.date = _DATETIME, _DATE
+        try:
+            yield
+        finally:
+            _patching -= 1
+            for owner, attribute, original in reversed(saved):
+                if original is None:
+                    delattr(owner, attribute)
+                else:
+                    setattr(owner, attribute, original)
+
+
+@contextmanager
+def refusing(source: str | None = None):
+    """Inside :func:`patched`, make the guards refuse in this thread (a run of the program);
+    re-entrant: an inner block changes nothing."""
     global _owner, _source
     if _owner == threading.get_ident():
         yield
         return
-    with _LOCK:  # one thread at a time runs a program with the sources patched
-        yield from _patched(source)
-
-
-def _patched(source: str | None):
-    global _owner, _source
-    saved = []
-    for owner, attribute, name in _targets():
-        original = owner.__dict__.get(attribute) if isinstance(owner, type) else getattr(
-            owner, attribute)
-        if original is None:
-            original = getattr(owner, attribute)
-            saved.append((owner, attribute, None))
-        else:
-            saved.append((owner, attribute, original))
-        setattr(owner, attribute, _wrapper(owner, attribute, name, getattr(owner, attribute)))
-    saved += [(datetime, "datetime", datetime.datetime), (datetime, "date", datetime.date)]
-    datetime.datetime, datetime.date = _DATETIME, _DATE
     _owner, _source = threading.get_ident(), source
     _uses.clear()
     try:
         yield
     finally:
         _owner = _source = None
-        for owner, attribute, original in reversed(saved):
-            if original is None:
-                delattr(owner, attribute)
-            else:
-                setattr(owner, attribute, original)

@@ -113,8 +113,9 @@ class ProgramMechanism(Mechanism):
                 self._worker = self.program.worker(self.limits)
             else:
                 program = self.program
-                self._worker = ProgramWorker(lambda: program, name, self.limits)
-        return self._worker.law(tuple(key), self.arguments, name, **counts)
+                self._worker = ProgramWorker(lambda: program, name, self.limits, self.arguments)
+        arguments = None if self._worker.arguments is not None else self.arguments
+        return self._worker.law(tuple(key), arguments, name, **counts)
 
     def _label(self) -> str:
         if self.source is not None:

@@ -69,7 +69,8 @@ def mass_text(mass: Fraction) -> str:
     """An exact probability for a message: the fraction when it is short, else a bound
     (``less than 2^-k``, ``more than 1 − 2^-k``).
 
-    >>> mass_text(Fraction(1, 3)), mass_text(Fraction(1, 2**200)), mass_text(1 - Fraction(1, 2**200))
+    >>> tiny = Fraction(1, 2**200)
+    >>> mass_text(Fraction(1, 3)), mass_text(tiny), mass_text(1 - tiny)
     ('1/3', 'less than 2^-199', 'more than 1 − 2^-199')
     """
     text = fraction_str(mass)

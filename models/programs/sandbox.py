@@ -82,11 +82,13 @@ _PARENT_ENDS: set[int] = set()  # this process's ends of every worker's pipes (c
 class ProgramWorker:
     """A child process that runs one program's code (module docstring).  ``resolve()`` is called
     in the child and returns the program function (it imports the program's file there);
-    ``label`` names the program in messages."""
+    ``label`` names the program in messages.  ``arguments``, when given, are the program's
+    arguments for every request, inherited by the child rather than sent (so they need not be
+    picklable)."""
 
     def __init__(self, resolve: Callable[[], Callable], label: str,
-                 limits: Limits | None = None) -> None:
-        self.resolve, self.label = resolve, label
+                 limits: Limits | None = None, arguments: dict | None = None) -> None:
+        self.resolve, self.label, self.arguments = resolve, label, arguments
         self.limits = limits or Limits()
         self._process: _Process | None = None
         self._lock = threading.Lock()  # one request at a time on the pipes
@@ -95,10 +97,10 @@ class ProgramWorker:
         """Run ``resolve()`` in the child (for a file: import it under the limits)."""
         self._request(("resolve",))
 
-    def law(self, key: tuple, arguments: dict, name: str, **limits: int) -> Distribution:
+    def law(self, key: tuple, arguments: dict | None, name: str, **limits: int) -> Distribution:
         """:func:`~pufferfish.models.programs.enumerate.program_distribution` of the program on
-        ``key``, computed in the child (``limits``: ``max_steps``, ``max_runs``,
-        ``max_depth``)."""
+        ``key`` with ``arguments`` (``None``: the worker's own), computed in the child
+        (``limits``: ``max_steps``, ``max_runs``, ``max_depth``)."""
         probabilities = self._request(("law", key, arguments, name, limits))
         return Distribution._trusted(probabilities)
 
@@ -114,7 +116,7 @@ class ProgramWorker:
 
     def _ask(self, request: tuple) -> object:
         if self._process is None or not self._process.alive:
-            self._process = _Process(self.resolve, self.limits)
+            self._process = _Process(self.resolve, self.limits, self.arguments)
         process = self._process
         try:
             return process.ask(request, self.label)
@@ -127,7 +129,8 @@ class ProgramWorker:
 class _Process:
     """One forked child and the parent's ends of its pipes."""
 
-    def __init__(self, resolve: Callable[[], Callable], limits: Limits) -> None:
+    def __init__(self, resolve: Callable[[], Callable], limits: Limits,
+                 arguments: dict | None) -> None:
         self.limits = limits
         request_read, self.request_write = os.pipe()
         self.response_read, response_write = os.pipe()
@@ -140,23 +143,34 @@ class _Process:
             try:
                 os.close(self.request_write)
                 os.close(self.response_read)
-                _serve(resolve, request_read, response_write, self.capture.fileno(), limits)
-            except BaseException:
+                _serve(resolve, request_read, response_write, self.capture.fileno(), limits,
+                       arguments)
+            except BaseException as error:  # the worker's own failure: an internal error
                 status = 70
+                try:
+                    _write_message(response_write, ("engine", f"the worker process failed: "
+                                                    f"{type(error).__name__}: {error}", ""))
+                except BaseException:
+                    pass
             finally:
                 os._exit(status)
         os.close(request_read)
         os.close(response_write)
         _PARENT_ENDS.update((self.request_write, self.response_read))
         self.alive, self.idle = True, True
+        self.progress: _ProgressLine | None = None
         self._finalizer = weakref.finalize(self, _end, self.pid, self.request_write,
                                            self.response_read)
 
     def ask(self, request: tuple, label: str) -> object:
+        if self.progress is None:
+            self.progress = _ProgressLine(label)
         self.capture.truncate(0)
         self.idle = False
         _write_message(self.request_write, request)
-        progress = _ProgressLine(label)
+        progress = self.progress
+        progress.begin()
+        done = False
         try:
             while True:
                 message = self._next_message(label)
@@ -165,10 +179,11 @@ class _Process:
                     continue
                 self.idle = True
                 if message[0] == "ok":
+                    done = request[0] == "law"
                     return message[1]
                 raise _rebuilt(message, self._printed())
         finally:
-            progress.close()
+            progress.end(done)
 
     def _next_message(self, label: str) -> tuple:
         budget = self.limits.cpu_seconds + self.limits.grace_seconds
@@ -251,7 +266,7 @@ def _rebuilt(message: tuple, printed: str) -> Exception:
 # --- the child ---------------------------------------------------------------------------------
 
 def _serve(resolve: Callable[[], Callable], requests: int, responses: int, capture: int,
-           limits: Limits) -> None:
+           limits: Limits, inherited: dict | None) -> None:
     """The child's loop: one response per request until the parent closes the requests."""
     for end in list(_PARENT_ENDS):  # other workers' pipes: they must see their parent's EOF
         _close(end)
@@ -282,7 +297,8 @@ def _serve(resolve: Callable[[], Callable], requests: int, responses: int, captu
             else:
                 _, key, arguments, name, counts = request
                 law = engine.program_distribution(
-                    program, key, arguments, name=name, **counts,
+                    program, key, inherited if arguments is None else arguments, name=name,
+                    **counts,
                     progress=lambda runs, mass: _write_message(
                         responses, ("progress", runs, float(mass))))
                 response = ("ok", dict(law.items()))
@@ -370,36 +386,48 @@ def _read_exactly(end: int, size: int) -> bytes | None:
 # --- progress ----------------------------------------------------------------------------------
 
 class _ProgressLine:
-    """The paths of a long computation on stderr, with the conventions of the toolkit's progress
-    lines (``pufferfish.verify.report.Progress``): redrawn in place on a terminal, a plain line
-    at most every 5 seconds elsewhere, nothing for work shorter than that or when progress is
-    hidden (``--quiet``)."""
+    """The progress of a program's worker on stderr — the datasets whose law it has computed and
+    the paths of the current one — with the conventions of the toolkit's progress lines
+    (``pufferfish.verify.report.Progress``): redrawn in place on a terminal (and cleared at the
+    end of each request), a plain line at most every 5 seconds elsewhere, the first once the
+    worker has worked that long; nothing when progress is hidden (``--quiet``)."""
 
     INTERVAL = 5.0
 
     def __init__(self, label: str) -> None:
-        self.label = label
+        self.label, self.datasets = label, 0
+        self.start: float | None = None
+        self.enabled = self.terminal = self.drawn = False
+
+    def begin(self) -> None:
         report = sys.modules.get("pufferfish.verify.report")  # the setting, without importing it
         self.enabled = report is None or report.progress_visible()
         self.terminal = self.enabled and sys.stderr.isatty()
-        self.start = self.last = time.monotonic()
-        self.shown = False
+        if self.start is None:
+            self.start = self.last = time.monotonic()
+        if self.terminal and time.monotonic() - self.start >= 1:  # a computation that lasts
+            self.show()
 
-    def show(self, runs: int, explored: float) -> None:
+    def show(self, runs: int = 0, explored: float = 0.0) -> None:
         if not self.enabled:
             return
-        text = f"{self.label}: {runs:,} paths, probability {float(explored):.6f} explored"
-        now = time.monotonic()
+        text = f"{self.label}: {self.datasets:,} dataset{'' if self.datasets == 1 else 's'} done"
+        if runs:
+            text += f", {runs:,} paths of the next ({explored:.1%} of its probability)"
         if self.terminal:
             sys.stderr.write(f"\r{text[:100]:<100}")
             sys.stderr.flush()
-            self.shown = True
-        elif now - self.last >= self.INTERVAL:
-            self.last, self.shown = now, True
+            self.drawn = True
+        elif time.monotonic() - self.last >= self.INTERVAL:
+            self.last = time.monotonic()
             sys.stderr.write(text + "\n")
             sys.stderr.flush()
 
-    def close(self) -> None:
-        if self.terminal and self.shown:
+    def end(self, law: bool) -> None:
+        self.datasets += law
+        if self.drawn:
             sys.stderr.write("\r" + " " * 100 + "\r")
             sys.stderr.flush()
+            self.drawn = False
+        elif law and not self.terminal:
+            self.show()

@@ -140,6 +140,16 @@ def test_system_exit_and_keyboard_interrupt_from_a_program_are_located_errors():
         program_distribution(interrupts, (0,))
 
 
+def test_a_program_that_ends_its_process_is_a_program_error():
+    import os
+
+    def vanishes(data):
+        os._exit(0)
+
+    with pytest.raises(ProgramError, match="ended its process with status 0"):
+        _isolated(vanishes)
+
+
 def test_an_exit_at_import_is_a_located_error(tmp_path):
     file = _file(tmp_path, "import sys\nprint('loading')\nsys.exit(0)\ndef f(data):\n    return 1\n")
     with pytest.raises(ModelError, match=r"raised SystemExit: 0 while loading at prog.py, line 3"):
@@ -331,7 +341,7 @@ def test_a_failed_self_check_of_the_engine_is_an_engine_error(monkeypatch):
 
 # --- progress ----------------------------------------------------------------------------------
 
-def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
+def test_a_long_computation_shows_its_progress_off_a_terminal(capsys, monkeypatch):
     from pufferfish.models.programs import sandbox
     from pufferfish.verify.report import progress_visible, set_progress_visible
 
@@ -340,16 +350,29 @@ def test_a_long_computation_shows_its_paths_off_a_terminal(capsys, monkeypatch):
 
     monkeypatch.setattr(sandbox._ProgressLine, "INTERVAL", 0)
     visible = progress_visible()
+    label = "p (test_a_long_computation_shows_its_progress_off_a_terminal.<locals>.ten_coins)"
     try:
         set_progress_visible(True)
-        assert len(_isolated(ten_coins)) == 1024
+        mechanism = ProgramMechanism("p", ten_coins, limits=FAST)
+        assert len(mechanism.distribution((0,))) == 1024
+        assert len(mechanism.distribution((1,))) == 1024
         lines = capsys.readouterr().err.splitlines()
-        assert lines[:2] == ["p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
-                             "ten_coins): 256 paths, probability 0.250000 explored",
-                             "p (test_a_long_computation_shows_its_paths_off_a_terminal.<locals>."
-                             "ten_coins): 512 paths, probability 0.500000 explored"]
+        assert lines == [f"{label}: 0 datasets done, {256 * k:,} paths of the next "
+                         f"({25 * k:.1f}% of its probability)" for k in (1, 2, 3, 4)] + [
+            f"{label}: 1 dataset done"] + [
+            f"{label}: 1 dataset done, {256 * k:,} paths of the next ({25 * k:.1f}% of its "
+            f"probability)" for k in (1, 2, 3, 4)] + [f"{label}: 2 datasets done"]
         set_progress_visible(False)  # --quiet
-        assert len(_isolated(ten_coins)) == 1024
+        assert len(mechanism.distribution((2,))) == 1024
         assert capsys.readouterr().err == ""
     finally:
         set_progress_visible(visible)
+
+
+def test_arguments_of_a_python_function_need_not_be_picklable():
+    def scaled(data, transform):
+        return transform(data[0]) if coin("3/4") else 0
+
+    law = ProgramMechanism("p", scaled, {"transform": lambda x: x * 10},
+                           limits=FAST).distribution((2,))
+    assert law.prob(20) == Fraction(3, 4)
