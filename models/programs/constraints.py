@@ -310,7 +310,7 @@ class NoiseConstraints:
 
 
 def trim_memo() -> None:
-    """Empty the memo when it holds more than :data:`_MEMO_LIMIT` beliefs.  Called between
+    """Empty the memo when it holds more than ``_MEMO_LIMIT`` beliefs.  Called between
     computations only (:func:`~pufferfish.models.programs.enumerate.program_distribution` at its
     start): a running computation reads back every entry it made, so it is never evicted in
     the middle of one."""

@@ -88,7 +88,7 @@ class ExpNumber:
 
     __slots__ = ("n", "shift", "num", "den", "_hash")
 
-    def __init__(self, n: int, shift: int, num: fmpq_poly, den: fmpq_poly = _ONE_POLY) -> None:
+    def __init__(self, n: int, shift: int, num, den=_ONE_POLY) -> None:
         """Use :meth:`exp` and :meth:`of`; this reduces ``t^shift·num/den`` (``t = e^(1/n)``)."""
         if den.is_zero():
             raise ZeroDivisionError("division by zero in Q(e^(1/n))")
@@ -139,7 +139,7 @@ class ExpNumber:
 
     # --- arithmetic -----------------------------------------------------------------------
 
-    def _at(self, n: int) -> tuple[int, fmpq_poly, fmpq_poly]:
+    def _at(self, n: int) -> tuple:
         """The shift, numerator and denominator over ``t' = e^(1/n)`` (``self.n`` divides n)."""
         k = n // self.n
         return self.shift * k, _lifted(self.num, k), _lifted(self.den, k)

@@ -10,9 +10,9 @@ reported as private.  While a program's module is imported and while it runs,
 
 * the functions of :mod:`random` and the methods of :class:`random.Random` and
   :class:`random.SystemRandom` that draw or seed (so creating a ``Random`` fails too);
-* :func:`os.urandom`, :func:`os.getrandom`, :mod:`secrets`, :func:`uuid.uuid1`,
-  :func:`uuid.uuid4`;
-* the clocks of :mod:`time` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
+* :func:`os.urandom`, :func:`os.getrandom`, :mod:`secrets`, ``uuid.uuid1``,
+  ``uuid.uuid4``;
+* the clocks of ``time`` (``time``, ``perf_counter``, ``monotonic``, ``process_time``,
   ``thread_time``, ``clock_gettime`` and their ``_ns`` forms, ``localtime``, ``gmtime``,
   ``ctime``) and ``datetime.now``/``utcnow``/``today``, ``date.today``;
 * the functions and constructors of ``numpy.random`` when NumPy is loaded.

@@ -13,7 +13,7 @@ numbers of ``Q(e^(1/n))`` (programs with Laplace-type noise,
 :class:`~pufferfish.models.programs.exp_numbers.ExpNumber`), ``e^ε`` is rational (ε = log r) or
 such a number (ε rational), so every sign is exact at 0 and certified elsewhere, and δ(ε) is an
 exact number with its closed form.  The least ε with ``δ(ε) ≤ δ`` is exactly ``log R`` for an
-exact number ``R`` (:func:`_least_ratio` says why), or 0, or ∞.
+exact number ``R`` (the private ``_least_ratio`` says why), or 0, or ∞.
 
 Cost: ``O(P·|Ω|)`` exact operations per ε for ``P`` ordered pairs and ``|Ω|`` outputs (pairs of
 datasets with equal kernel keys are compared once); the least ε costs one pass with a sort of each pair's
