@@ -45,10 +45,19 @@ from numbers import Rational
 
 from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
-__all__ = ["ExpNumber", "exact_number", "MAX_SIGN_BITS"]
+from pufferfish.models.errors import TooLargeError
+
+__all__ = ["ExpNumber", "exact_number", "MAX_SIGN_BITS", "MAX_DEGREE"]
 
 MAX_SIGN_BITS = 1 << 16
 """The highest precision tried to separate a nonzero number from 0 (an engine fault beyond)."""
+
+MAX_DEGREE = 100_000
+"""The largest degree in ``t`` a numerator or denominator may reach: exponents with unrelated
+denominators (``e^(1/3)`` beside ``e^(1/1000003)``) put both in ``Q(e^(1/n))`` for their least
+common multiple ``n``, and a sum of such powers has a degree of the order of ``n``; beyond this
+the computation is refused (:class:`~pufferfish.models.errors.TooLargeError`) before memory is
+spent."""
 
 _ONE_POLY = fmpq_poly([1])
 
@@ -60,10 +69,19 @@ def _to_fmpq(value) -> fmpq:
     return fmpq(value.numerator, value.denominator)
 
 
+def _check_degree(degree: int) -> None:
+    if degree > MAX_DEGREE:
+        raise TooLargeError(f"an exact number of Q(e^(1/n)) would need a polynomial of degree "
+                            f"{degree:,} in e^(1/n) (more than {MAX_DEGREE:,}): the noise "
+                            f"parameters and thresholds have exponents with large or unrelated "
+                            f"denominators; give them a small common denominator")
+
+
 def _lifted(poly: fmpq_poly, k: int) -> fmpq_poly:
     """``P(t^k)``."""
     if k == 1 or poly.degree() <= 0:
         return poly
+    _check_degree(poly.degree() * k)
     coefficients = [0] * (poly.degree() * k + 1)
     for i, c in enumerate(poly.coeffs()):
         coefficients[i * k] = c
@@ -214,6 +232,7 @@ class ExpNumber:
             return self.inverse() ** (-k)
         if k == 0:
             return _ONE
+        _check_degree(max(self.num.degree(), self.den.degree()) * k)
         return ExpNumber(self.n, self.shift * k, self.num ** k, self.den ** k)
 
     # --- exact predicates -----------------------------------------------------------------
@@ -351,6 +370,7 @@ def _lifted_shift(poly: fmpq_poly, s: int) -> fmpq_poly:
     """``t^s·poly`` (``s ≥ 0``)."""
     if not s or poly.is_zero():
         return poly
+    _check_degree(poly.degree() + s)
     return fmpq_poly([0] * s + list(poly.coeffs()))
 
 

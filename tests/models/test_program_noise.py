@@ -512,3 +512,13 @@ def test_a_released_gap_matches_the_window():
         assert brute.get(output, 0) <= p <= brute.get(output, 0) + missing, output
     with pytest.raises(pufferfish.models.programs.ProgramError, match="unbounded difference"):
         program_distribution(lambda data: geometric("1/2") - geometric("1/2") + 0 * 0, ())
+
+
+def test_exponents_with_unrelated_denominators_are_refused_before_memory_is_spent():
+    def unrelated(data):
+        return [data[0] + laplace(1000003) >= Fraction(1, 3), laplace(3) >= 1]
+
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="degree 1,000,003"):
+        program_distribution(unrelated, (0,))
+    tiny = program_distribution(lambda data: discrete_laplace(Fraction(1, 10 ** 9)) >= 2, ())
+    assert sum(tiny.values()) == 1  # one tiny ε alone is cheap: a single power of e
