@@ -400,14 +400,20 @@ def test_the_laplace_suite_reproduces_the_published_status(epsilon):
 
 # --- sorting and noisy top-k: cycles whose comparisons are implied by the others -----------------
 
-def noisy_top_two(data, draw):
-    first = second = None  # (noisy value, index)
+def _top_two(data, draw):
+    """The largest and second largest ``(noisy value, index)``."""
+    first = second = None
     for i, q in enumerate(data):
         value = q + draw()
         if first is None or value > first[0]:
             first, second = (value, i), first
         elif second is None or value > second[0]:
             second = (value, i)
+    return first, second
+
+
+def noisy_top_two(data, draw):
+    first, second = _top_two(data, draw)
     return [first[1], second[1]]
 
 
@@ -493,13 +499,7 @@ def test_a_genuine_cycle_is_still_refused():
 
 def noisy_max_with_gap(data, draw):
     """Report noisy max with the gap to the runner-up (capped at 3): a difference released."""
-    first = second = None
-    for i, q in enumerate(data):
-        value = q + draw()
-        if first is None or value > first[0]:
-            first, second = (value, i), first
-        elif second is None or value > second[0]:
-            second = (value, i)
+    first, second = _top_two(data, draw)
     return [first[1], min(first[0] - second[0], 3)]
 
 
