@@ -35,8 +35,8 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
-__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "approximate_dp", "leakage",
-           "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
+__all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "approximate_dp",
+           "dp_for_every_epsilon", "leakage", "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
            "mqm_price", "plot_mqm_price"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
@@ -228,6 +228,48 @@ def approximate_dp(model: ModelSource, mechanism: str | Mechanism, relation=None
     return check(model.universe, _mechanism(model, mechanism), relation, epsilon=budget_value,
                  delta=delta_value, max_datasets=max_datasets, max_outputs=max_outputs,
                  max_pairs=max_pairs)
+
+
+def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relation=None, *,
+                         low: object, high: object, factor: object = 1,
+                         parameter: str = "epsilon", max_datasets: int = DEFAULT_MAX_DATASETS,
+                         max_outputs: int = DEFAULT_MAX_OUTPUTS,
+                         max_pairs: int = DEFAULT_MAX_PAIRS):
+    """Whether a program mechanism is (``factor``·ε)-DP for **every** ε in ``[low, high]``,
+    decided exactly, with a rational counterexample ε otherwise
+    (:mod:`pufferfish.verify.privacy.epsilon_range`).  The program's argument ``parameter`` is
+    replaced by the symbol ε (:data:`~pufferfish.models.programs.noise.EPSILON`), which may only
+    scale the parameter of its ``discrete_laplace`` draws.  ``relation`` as for :func:`dp_level`.
+
+    >>> from pufferfish.examples import example_path
+    >>> suite = example_path("dp_benchmarks/laplace_suite.json")
+    >>> dp_for_every_epsilon(suite, "noisy_histogram", "linf:1", factor=3, low="1/10",
+    ...                      high=2).holds      # three answers move by one: 3ε, at every ε
+    True
+    >>> dp_for_every_epsilon(suite, "noisy_histogram", "linf:1", factor=2, low="1/10",
+    ...                      high=2).counterexample.epsilon
+    Fraction(1, 1)
+    """
+    from pufferfish.models.programs import EPSILON, ProgramMechanism
+    from pufferfish.verify.privacy.epsilon_range import dp_for_every_epsilon as decide
+
+    model = load(model, max_datasets=max_datasets)
+    if relation is None:
+        relation = model.neighbours or "entry"
+    chosen = _mechanism(model, mechanism)
+    if not isinstance(chosen, ProgramMechanism) or parameter not in chosen.arguments:
+        from pufferfish.models.errors import ModelError
+
+        raise ModelError(f"mechanism {chosen.name!r} is not a program with an argument "
+                         f"{parameter!r} to make a symbol", "mechanism")
+    symbolic = ProgramMechanism(chosen.name, chosen.program,
+                                {**chosen.arguments, parameter: EPSILON}, reads=chosen.reads,
+                                read_names=chosen.read_names, source=chosen.source,
+                                max_steps=chosen.max_steps, max_runs=chosen.max_runs,
+                                max_depth=chosen.max_depth, limits=chosen.limits,
+                                isolate=chosen.isolate)
+    return decide(model.universe, symbolic, relation, factor=factor, low=low, high=high,
+                  max_datasets=max_datasets, max_outputs=max_outputs, max_pairs=max_pairs)
 
 
 def _exact_delta(delta: object) -> Fraction:

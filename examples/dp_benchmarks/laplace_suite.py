@@ -12,7 +12,13 @@ the threshold.
 
 from fractions import Fraction
 
-from pufferfish.models.programs import discrete_laplace, exponential, laplace
+from pufferfish.models.programs import EpsilonSymbol, discrete_laplace, exponential, laplace
+
+
+def _times(epsilon, c):
+    """``c·ε`` for ε given exactly (a number or its text) or as the symbol ε, which the
+    discrete Laplace accepts (``pufferfish.dp_for_every_epsilon``)."""
+    return epsilon * c if isinstance(epsilon, EpsilonSymbol) else Fraction(epsilon) * c
 
 
 def _halves(epsilon):
@@ -57,11 +63,10 @@ def svt3(queries, T, c, epsilon, low, high):
     """Algorithm 3 (Roth's lecture notes): an answer above the threshold is released as its noisy
     value, here with the discrete Laplace of the same ε₂/c (clamped to [low, high]: a Laplace
     value has a density, not point masses).  Claimed ε-DP (wrong: the released values leak)."""
-    eps1, eps2 = _halves(epsilon)
-    rho = discrete_laplace(eps1)
+    rho = discrete_laplace(_times(epsilon, Fraction(1, 2)))
     out, count = [], 0
     for q in queries:
-        noisy = q + discrete_laplace(eps2 / c)
+        noisy = q + discrete_laplace(_times(epsilon, Fraction(1, 2 * c)))
         if noisy >= T + rho:
             out.append(max(low, min(noisy, high)))
             count += 1
@@ -153,7 +158,7 @@ def noisy_max_gap(queries, epsilon, cap):
     the gap capped at ``cap`` (post-processing)."""
     first = second = None  # (noisy value, index)
     for i, q in enumerate(queries):
-        value = q + discrete_laplace(Fraction(epsilon) / 2)
+        value = q + discrete_laplace(_times(epsilon, Fraction(1, 2)))
         if first is None or value > first[0]:
             first, second = (value, i), first
         elif second is None or value > second[0]:

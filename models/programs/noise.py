@@ -31,7 +31,7 @@ from pufferfish.models.programs.exp_poly import ContinuousExpPoly, ExpPoly
 from pufferfish.models.programs.runs import Run, current_run, exact_parameter
 
 __all__ = ["Noisy", "geometric", "one_sided_geometric", "discrete_laplace", "laplace",
-           "exponential", "output_law"]
+           "exponential", "output_law", "EPSILON", "EpsilonSymbol"]
 
 
 @lru_cache(maxsize=1024)
@@ -46,6 +46,7 @@ def geometric(alpha: object) -> "Noisy | int":
     """Two-sided geometric noise: ``Pr[Z = z] = (1−α)/(1+α)·α^|z|`` on every integer (the
     discrete Laplace mechanism with ``α = e^(−1/b)``); ``0`` when ``α = 0``."""
     run = current_run()
+    run.draws("fixed")
     alpha = _alpha(alpha)
     if not alpha:
         return 0
@@ -56,6 +57,7 @@ def one_sided_geometric(alpha: object) -> "Noisy | int":
     """One-sided geometric noise: ``Pr[Z = z] = (1−α)·α^z`` for ``z ≥ 0``; ``0`` when
     ``α = 0``."""
     run = current_run()
+    run.draws("fixed")
     alpha = _alpha(alpha)
     if not alpha:
         return 0
@@ -79,14 +81,88 @@ def _scale(scale: object) -> Fraction:
     return _positive(scale, "the scale")
 
 
+class EpsilonSymbol:
+    """The privacy parameter ε as a symbol, times a positive rational coefficient: ``EPSILON``,
+    ``EPSILON / 2``, ``3 * EPSILON``.  It may only scale the parameter of
+    :func:`discrete_laplace` (``discrete_laplace(EPSILON / 2)`` is ``α = e^(−ε/2)``); any
+    other use — a comparison, a threshold, a scale ``b = Δ/ε`` of continuous noise — is
+    refused, so that a program's law is one exact function of ε.
+
+    The engine runs such a program once, at ε = 1: with ``α_k = e^(−c_k·ε)`` every probability is
+    a rational function of ``u = e^(ε/n)`` whose coefficients do not depend on ε, and the run
+    computes it with ``u = e^(1/n)`` (``t`` of :mod:`~pufferfish.models.programs.exp_numbers`,
+    transcendental, so the rational function is determined).  Read with ``u = e^(ε/n)`` it is
+    the law at every ε > 0 (:mod:`pufferfish.verify.privacy.epsilon_range`).
+
+    >>> EPSILON / 2
+    EpsilonSymbol(1/2)
+    >>> EPSILON + 1
+    Traceback (most recent call last):
+    ...
+    TypeError: ε as a symbol may only scale the parameter of discrete_laplace (c·ε with c a positive rational)
+    """
+
+    __slots__ = ("coefficient",)
+
+    def __init__(self, coefficient: object = 1) -> None:
+        self.coefficient = exact_parameter(coefficient, "the coefficient of ε")
+        if self.coefficient <= 0:
+            raise ValueError("the coefficient of ε must be positive")
+
+    def __repr__(self) -> str:
+        return f"EpsilonSymbol({fraction_str(self.coefficient)})"
+
+    def __mul__(self, other: object) -> "EpsilonSymbol":
+        if isinstance(other, bool) or not isinstance(other, Rational):
+            return _symbol_misused()
+        return EpsilonSymbol(self.coefficient * Fraction(other))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> "EpsilonSymbol":
+        if isinstance(other, bool) or not isinstance(other, Rational) or not other:
+            return _symbol_misused()
+        return EpsilonSymbol(self.coefficient / Fraction(other))
+
+    def _misused(self, *args):
+        _symbol_misused()
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __rtruediv__ = __neg__ = __pow__ = _misused
+    __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __float__ = __int__ = __index__ = _misused
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EpsilonSymbol) and other.coefficient == self.coefficient
+
+    def __hash__(self) -> int:
+        return hash(("ε", self.coefficient))
+
+    def __reduce__(self):
+        return (EpsilonSymbol, (self.coefficient,))
+
+
+def _symbol_misused():
+    raise TypeError("ε as a symbol may only scale the parameter of discrete_laplace (c·ε with c "
+                    "a positive rational)")
+
+
+EPSILON = EpsilonSymbol(1)
+"""The privacy parameter ε as a symbol (:class:`EpsilonSymbol`)."""
+
+
 def discrete_laplace(epsilon: object, one_sided: bool = False) -> "Noisy":
     """Discrete Laplace noise at ``α = e^(−ε)`` for a rational ``ε > 0``: ``Pr[Z = z] =
     (1−α)/(1+α)·α^|z|`` on every integer (Ghosh, Roughgarden and Sundararajan's geometric
     mechanism, as deployed libraries draw it for an ε-DP count); with ``one_sided``,
     ``(1−α)·α^z`` for ``z ≥ 0``.  Its probabilities are exact numbers of ``Q(e^(1/n))``
-    (:mod:`~pufferfish.models.programs.exp_numbers`)."""
+    (:mod:`~pufferfish.models.programs.exp_numbers`); ``epsilon`` may be a multiple of the symbol
+    :data:`EPSILON`."""
     run = current_run()
-    epsilon = _epsilon(epsilon)
+    if isinstance(epsilon, EpsilonSymbol):  # run at ε = 1: the coefficient is the exponent
+        run.draws("symbolic")
+        epsilon = epsilon.coefficient
+    else:
+        run.draws("fixed")
+        epsilon = _epsilon(epsilon)
     if one_sided:
         return Noisy(run.noise.add_variable(ExpPoly.one_sided_discrete_laplace(epsilon), 0, None),
                      0, run)
@@ -99,6 +175,7 @@ def laplace(scale: object) -> "Noisy":
     noisy value may be shifted by rational numbers and compared with numbers and with other
     continuous noisy values; ``≥`` and ``>`` have the same probability."""
     run = current_run()
+    run.draws("fixed")
     return Noisy(run.noise.add_variable(ContinuousExpPoly.laplace(_scale(scale)), None, None),
                  0, run)
 
@@ -107,6 +184,7 @@ def exponential(scale: object) -> "Noisy":
     """Continuous exponential noise of rational scale ``b > 0``: density ``e^(−z/b)/b`` for
     ``z ≥ 0`` (the one-sided noise of report-noisy-max with exponential noise)."""
     run = current_run()
+    run.draws("fixed")
     return Noisy(run.noise.add_variable(ContinuousExpPoly.exponential(_scale(scale)), 0, None),
                  0, run)
 

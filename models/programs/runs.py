@@ -33,6 +33,18 @@ class Run:
         self.noise = NoiseConstraints()
         self.steps = 0
         self.max_steps = max_steps
+        # noise kinds drawn: "symbolic" (the discrete Laplace at a multiple of the symbol ε),
+        # "fixed" (any noise at a fixed parameter); a run may not mix them
+        self.noise_kinds: set[str] = set()
+
+    def draws(self, kind: str) -> None:
+        """Record a noise draw of ``kind``; a run with ε as a symbol draws only symbolic noise
+        (the law of fixed noise mixed with it may change its order with ε)."""
+        self.noise_kinds.add(kind)
+        if len(self.noise_kinds) > 1:
+            raise TypeError("a program with ε as a symbol may draw only discrete_laplace noise "
+                            "at multiples of ε (c·ε): other noise at a fixed parameter is not "
+                            "supported with the symbol")
 
     def step(self) -> None:
         self.steps += 1

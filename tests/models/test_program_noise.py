@@ -522,3 +522,67 @@ def test_exponents_with_unrelated_denominators_are_refused_before_memory_is_spen
         program_distribution(unrelated, (0,))
     tiny = program_distribution(lambda data: discrete_laplace(Fraction(1, 10 ** 9)) >= 2, ())
     assert sum(tiny.values()) == 1  # one tiny ε alone is cheap: a single power of e
+
+
+# --- ε as a symbol ----------------------------------------------------------------------------------
+
+def diluted_count(data, epsilon):
+    """With probability 1/10 a uniform answer, else the count with discrete Laplace noise at ε,
+    clamped to [0, 2]: (c·ε)-DP for c < 1 only when ε is large enough."""
+    from pufferfish.models.programs import coin, uniform
+
+    if coin("1/10"):
+        return uniform([0, 1, 2])
+    return max(0, min(2, data[0] + discrete_laplace(epsilon)))
+
+
+def test_the_symbolic_law_read_at_an_epsilon_is_the_law_at_that_epsilon():
+    from pufferfish.models.programs import EPSILON
+    from pufferfish.verify.privacy.epsilon_range import _at
+
+    symbolic = program_distribution(diluted_count, (1,), {"epsilon": EPSILON})
+    for epsilon in [Fraction(1, 3), Fraction(2), Fraction(7, 5)]:
+        direct = program_distribution(diluted_count, (1,), {"epsilon": epsilon})
+        for output, p in direct.items():
+            ball = _at(ExpNumber.of(symbolic.prob(output)), epsilon, 128)
+            low, high = ExpNumber.of(p).bounds(128)
+            assert ball.lower() <= float(high) + 1e-30 and float(low) - 1e-30 <= ball.upper()
+            assert ball.overlaps(ExpNumber.of(p).enclosure(128))
+
+
+def test_a_claim_for_every_epsilon_is_decided_and_its_counterexample_checks_out():
+    from pufferfish.models import Universe
+    from pufferfish.models.programs import EPSILON, ProgramMechanism
+    from pufferfish.verify.privacy.epsilon_range import dp_for_every_epsilon
+
+    answers = Universe.product(["q"], [[0, 1, 2]])
+    symbolic = ProgramMechanism("diluted", diluted_count, {"epsilon": EPSILON})
+    assert dp_for_every_epsilon(answers, symbolic, "linf:1", factor=1, low="1/10",
+                                high=10).holds
+    # the level stays below log(28) ≈ 3.33 at every ε, so ε/2 bounds it only from ε ≈ 6.7 on
+    assert dp_for_every_epsilon(answers, symbolic, "linf:1", factor="1/2", low=7,
+                                high=10).holds
+    broken = dp_for_every_epsilon(answers, symbolic, "linf:1", factor="1/2", low="1/10",
+                                  high=10)
+    assert not broken.holds
+    epsilon = broken.counterexample.epsilon
+    assert Fraction(1, 10) <= epsilon < 7
+    concrete = ProgramMechanism("diluted", diluted_count, {"epsilon": epsilon})
+    level = pufferfish.verify.privacy.dp.dp_level(answers, concrete, "linf:1",
+                                                 pufferfish.budget(epsilon / 2))
+    assert level.holds is False  # the counterexample is a real violation at that ε
+    # where the claim holds, the exact level at a point agrees
+    assert pufferfish.verify.privacy.dp.dp_level(answers, ProgramMechanism(
+        "diluted", diluted_count, {"epsilon": Fraction(8)}), "linf:1",
+        pufferfish.budget(Fraction(4))).holds
+
+
+def test_the_symbol_only_scales_discrete_laplace_noise():
+    from pufferfish.models.programs import EPSILON
+
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="only scale"):
+        program_distribution(lambda data, epsilon: laplace(2 / epsilon) >= 0, (),
+                             {"epsilon": EPSILON})
+    with pytest.raises(pufferfish.models.programs.ProgramError, match="only discrete_laplace"):
+        program_distribution(lambda data, epsilon: discrete_laplace(epsilon) >= geometric("1/2"),
+                             (), {"epsilon": EPSILON})
