@@ -250,7 +250,7 @@ def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relatio
     ...                      high=2).counterexample.epsilon
     Fraction(1, 1)
     """
-    from pufferfish.models.programs import EPSILON, ProgramMechanism
+    from pufferfish.models.programs import EPSILON, ProgramError, ProgramMechanism
     from pufferfish.verify.privacy.epsilon_range import dp_for_every_epsilon as decide
 
     model = load(model, max_datasets=max_datasets)
@@ -268,8 +268,13 @@ def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relatio
                                 max_steps=chosen.max_steps, max_runs=chosen.max_runs,
                                 max_depth=chosen.max_depth, limits=chosen.limits,
                                 isolate=chosen.isolate)
-    return decide(model.universe, symbolic, relation, factor=factor, low=low, high=high,
-                  max_datasets=max_datasets, max_outputs=max_outputs, max_pairs=max_pairs)
+    try:
+        return decide(model.universe, symbolic, relation, factor=factor, low=low, high=high,
+                      max_datasets=max_datasets, max_outputs=max_outputs, max_pairs=max_pairs)
+    except ProgramError as error:
+        raise ProgramError(f"{error.reason} (the program's argument {parameter!r} is the symbol "
+                           f"ε here: it may only scale the parameter of discrete_laplace, "
+                           f"c·ε)", error.path) from None
 
 
 def _exact_delta(delta: object) -> Fraction:

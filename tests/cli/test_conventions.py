@@ -14,9 +14,10 @@ from pufferfish.cli.common import (EPSILON_FORMS, budget_text, input_file, input
                                    nonnegative_int, output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
-ENUMERATE_DATASETS = {"audit", "approximate-dp", "composes", "postprocess", "influence",
-                      "quilts", "mqm", "wasserstein", "design", "region"}
-ENUMERATE_OUTPUTS = {"audit", "approximate-dp", "composes", "postprocess", "region"}
+ENUMERATE_DATASETS = {"audit", "approximate-dp", "epsilon-range", "composes", "postprocess",
+                      "influence", "quilts", "mqm", "wasserstein", "design", "region"}
+ENUMERATE_OUTPUTS = {"audit", "approximate-dp", "epsilon-range", "composes", "postprocess",
+                     "region"}
 EARLIER_FILE_OPTIONS = {"--write", "--save-curve", "--plot"}
 COUNT_TYPES = (positive_int, nonnegative_int)
 
