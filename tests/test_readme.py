@@ -120,7 +120,8 @@ def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
     elif words[0] == "python":
         words[0] = sys.executable
     environment = dict(os.environ, COLUMNS="100", PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
-    return subprocess.run(words, cwd=folder, capture_output=True, text=True, timeout=300,
+    # A guard against a blocked command, not a measure of speed: a loaded machine is slow.
+    return subprocess.run(words, cwd=folder, capture_output=True, text=True, timeout=1800,
                           env=environment)
 
 
