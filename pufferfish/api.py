@@ -63,13 +63,9 @@ def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> Pu
 
 def _file(source: str | os.PathLike) -> Path:
     """The file ``source`` names: a path, else a shipped example's name."""
-    path = Path(source)
-    if not path.exists() and isinstance(source, str) and os.sep not in source:
-        from pufferfish.examples import example_names, example_path
+    from pufferfish.examples import path_or_example
 
-        if source in example_names():
-            path = example_path(source)
-    return path
+    return path_or_example(source)
 
 
 def budget(epsilon: BudgetSource):

@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
-                                   execution_engine, input_file, load_pufferfish_model, note,
+                                   execution_engine, load_pufferfish_model, note,
                                    parse_epsilon, positive_int, relation_status, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
@@ -27,7 +28,7 @@ from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("audit", help="Pufferfish, DP and leakage levels of every "
                                    "mechanism of a model, and of their joint release")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--epsilon-dp", type=budget_text, help=epsilon_help(

@@ -53,6 +53,13 @@ EPSILON_FORMS = "a decimal (0.5), a fraction (1/2), log(R) with rational R >= 1 
                 "log(9/2)) or inf"
 """The accepted forms of a budget string (:func:`pufferfish.verify.numerics.certified.parse_budget`)."""
 
+FINITE_EPSILON_FORMS = "a decimal (0.5), a fraction (1/2) or log(R) with rational R >= 1 " \
+                       "(log(3), log(9/2))"
+"""The accepted forms of a budget that must be finite (the commands that calibrate noise)."""
+
+RATIONAL_EPSILON_FORMS = "a decimal (0.5) or a fraction (1/2)"
+"""The accepted forms of a budget that must be rational (a noise scale divides by it)."""
+
 RATIONAL_FORMS = "an exact rational: 0.25, 1/4 or 3"
 
 
@@ -113,6 +120,29 @@ def input_file(text: str) -> str:
     except ModelError as error:
         raise argparse.ArgumentTypeError(error.reason) from None
     return text
+
+
+def model_file(text: str) -> str:
+    """A model file a command reads, checked like :func:`input_file`; a name that is no existing
+    file but names a shipped example (``quickstart.json``) reads that example, as the Python API
+    does (:func:`pufferfish.examples.path_or_example`), so the documented commands work outside
+    a clone of the repository."""
+    from pufferfish.examples import example_names, path_or_example
+
+    try:
+        return input_file(str(path_or_example(text)) if text else text)
+    except argparse.ArgumentTypeError as error:
+        if text and os.sep not in text and not os.path.lexists(text):
+            raise argparse.ArgumentTypeError(
+                f"{error}; nor is it the name of a shipped example "
+                f"({', '.join(example_names())})") from None
+        raise
+
+
+def model_help(what: str = "model file (JSON)") -> str:
+    """The help of a model argument: ``what``, and that a shipped example's name is read too."""
+    return f"{what}; or the name of a shipped example, e.g. quickstart.json, read when no " \
+           "such file exists"
 
 
 def input_folder(text: str) -> str:
@@ -364,9 +394,11 @@ def budget_text(text: str) -> str:
     return text
 
 
-def epsilon_help(what: str) -> str:
-    """Help text of a budget option: ``what`` it does, then the accepted forms."""
-    return f"{what}; accepted forms: {EPSILON_FORMS}"
+def epsilon_help(what: str, forms: str = EPSILON_FORMS) -> str:
+    """Help text of a budget option: ``what`` it does, then the accepted ``forms``
+    (:data:`EPSILON_FORMS`, or :data:`FINITE_EPSILON_FORMS` / :data:`RATIONAL_EPSILON_FORMS`
+    where the command refuses the others)."""
+    return f"{what}; accepted forms: {forms}"
 
 
 def parse_epsilon(text: str, option: str = "--epsilon"):
@@ -460,8 +492,9 @@ def names_option(text: str | None, option: str) -> list[str] | None:
 
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
            "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
-           "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
-           "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
+           "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
+           "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
+           "model_file", "model_help", "input_folder", "output_file", "output_folder",
            "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",

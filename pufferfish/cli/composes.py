@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    UsageError, add_common_options, add_out_folder, emit,
                                    epsilon_help, names_option, parse_epsilon, positive_int)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "composes", help="NfC linear programs (Theorem 4): can the mechanisms compose linearly at ε?")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
                         help=epsilon_help("the per-mechanism budget ε"))
     parser.add_argument("--mechanisms", help="comma-separated mechanism names (default: all)")

@@ -13,18 +13,18 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
                                    emit, epsilon_help, names_option, parse_epsilon)
-from pufferfish.cli.common import input_file
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("dcp", help="differential confounding privacy (Zhang et al., "
                                    "Differential Confounding Privacy and Inverse Composition): "
                                    "exact levels, composition table and L^G of a DCP model file")
-    parser.add_argument("model", type=input_file,
-                        help="DCP model file (JSON, {\"dcp_model\": 1, ...})")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("DCP model file (JSON, {\"dcp_model\": 1, ...})"))
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "compute delta(eps); with --delta, check (eps, delta)-DCP of the composition and exit 1 "
         "if violated"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
@@ -31,7 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "design", help="the ε-Pufferfish mechanism of least expected loss (exact, re-audited, "
                        "with a dual lower bound); optionally DP-style so that it composes")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
     parser.add_argument("--epsilon", type=budget_text, required=True,

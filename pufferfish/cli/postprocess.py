@@ -17,6 +17,7 @@ import argparse
 import os
 from pathlib import Path
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
                                    add_out_folder, emit, output_file, prepare_folder, wrote)
 from pufferfish.cli.common import input_file
@@ -29,8 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "postprocess", help="Pufferfish/DP/NfC levels before and after a post-processor, or the "
         "post-processing invariance of a set of NfC constraints (Theorem 5)")
-    parser.add_argument("model", type=input_file, nargs="?",
-                        help="model file (with --mechanism and --map)")
+    parser.add_argument("model", type=model_file, nargs="?",
+                        help=model_help("model file (with --mechanism and --map)"))
     parser.add_argument("--mechanism", help="the mechanism to post-process")
     parser.add_argument("--map", type=input_file,
                         help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
@@ -21,8 +22,8 @@ from pufferfish.cli.common import add_parameter_options
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("region", help="parameter values of a parametric model where "
                                    "a Pufferfish budget holds (exact for one parameter)")
-    parser.add_argument("model", type=input_file,
-                        help="parametric model file (JSON with \"parameters\")")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("parametric model file (JSON with \"parameters\")"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
                         help=epsilon_help("the budget"))
     parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
