@@ -6,7 +6,7 @@ on the binary chains of Wang et al., Privacy-Preserving Analysis of Correlated D
 
 Prints the table (``--json``: the whole result).  With ``--out DIR`` also writes
 ``mqm_price.json`` (the result, readable by ``MQMPriceTable.from_dict``), ``mqm_price.md`` (the
-table in Markdown, included by ``docs/price_of_mqm.md``) and ``mqm_price.png`` (the figure), each
+table in Markdown, included by :doc:`/price_of_mqm`) and ``mqm_price.png`` (the figure), each
 atomically, and lists them on stderr.  The sizes are checked against this machine's memory
 before any work (exit 2 with the estimate).
 """
