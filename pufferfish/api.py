@@ -135,7 +135,8 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     ``method`` (``audit --method``): ``"structured"`` follows a chain's or network's structure
     and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
     each prior's support, ``"auto"`` chooses (the result's ``method`` and ``method_note`` say
-    which and why).
+    which and why).  A DP-only model (no priors, no secret pairs) gets its DP levels alone
+    (:mod:`pufferfish.verify.privacy.dp_audit`).
 
     >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
     ...                epsilon_dp="log(8)")
@@ -168,6 +169,7 @@ def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
     from pufferfish.verify.privacy.pufferfish import pufferfish_level as level
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("the Pufferfish level")
     return level(model, _mechanism(model, mechanism), _optional_budget(epsilon), max_datasets,
                  max_outputs)
 
@@ -206,6 +208,7 @@ def leakage(model: ModelSource, mechanism: str | Mechanism, *,
     from pufferfish.verify.privacy.leakage import leakage as check
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("leakage")
     return check(model, _mechanism(model, mechanism), max_datasets, max_outputs)
 
 
@@ -228,6 +231,7 @@ def composes(model: ModelSource, epsilon: BudgetSource, *,
     from pufferfish.verify.nfc.report import composition_report
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("composition")
     chosen = list(model.mechanisms.values()) if mechanisms is None else [
         _mechanism(model, m) for m in mechanisms]
     return composition_report(model, chosen, budget(epsilon), runs=runs, max_runs=max_runs,

@@ -80,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
                  else None)
-    model = load_pufferfish_model(args)
+    model = load_pufferfish_model(args, dp_only=True)
+    if model.dp_only and budget is not None:
+        raise UsageError("--epsilon is a Pufferfish budget, and this model has no priors or "
+                         "secret pairs (a DP-only model): check its DP levels with --epsilon-dp")
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     chosen = selected_mechanisms(model, args.mechanism, "--mechanism")

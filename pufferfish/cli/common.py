@@ -510,15 +510,19 @@ def add_parameter_options(parser: argparse.ArgumentParser) -> None:
                              "(repeatable; e.g. --set p=3/4)")
 
 
-def load_pufferfish_model(args: argparse.Namespace):
+def load_pufferfish_model(args: argparse.Namespace, *, dp_only: bool = False):
     """The exact Pufferfish model of ``args.model``: a parametric model instantiated at the
     ``--set`` values (:func:`pufferfish.models.parametric.load_model_at`).  What a prior says
     about itself (a ``bayesnet`` prior's renormalised CPT rows:
-    :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`) is noted on stderr."""
+    :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`) is noted on stderr.  A DP-only
+    model (no priors, no secret pairs) is refused unless ``dp_only`` (the command computes DP
+    levels alone)."""
     from pufferfish.models.parametric import load_model_at
 
     model = load_model_at(args.model, getattr(args, "assignments", None),
                           max_datasets=args.max_datasets)
+    if not dp_only:
+        model.require_priors(f"`pufferfish {args.command_name}`")
     for prior in model.priors.values():
         for text in getattr(prior, "notes", ()):
             note(args, f"note: {text}")
