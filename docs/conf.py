@@ -98,6 +98,7 @@ nitpick_ignore_regex = [
 nitpick_ignore = [
     ("py:class", "Fraction"),  # fractions.Fraction, as the signatures and docstrings write it
     ("py:class", "np.ndarray"),  # numpy.ndarray, as the signatures write it
+    ("py:class", "nx.DiGraph"),  # networkx.DiGraph, imported only for type checking
     # Type aliases of the models (``Dataset = tuple``, ``Output = Hashable``, ...): plain names
     # in signatures, with nothing to document.
     ("py:class", "Dataset"), ("py:class", "Output"), ("py:class", "Outcome"),

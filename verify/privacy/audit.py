@@ -314,10 +314,13 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
     relations = audited_relations(model, neighbours, group)
     if model.dp_only:
-        from pufferfish.verify.privacy.dp_audit import audit_dp_only
+        from pufferfish.verify.privacy.dp_audit import DP_ONLY_NOTE, dp_levels_only
 
-        return audit_dp_only(model, relations, budget, dp_budget, max_datasets, max_outputs,
-                             max_pairs, progress)
+        levels = dp_levels_only(model, relations, budget, dp_budget, max_datasets, max_outputs,
+                                max_pairs, progress)
+        return ModelAudit(tuple(MechanismAudit(name, None, dps, None) for name, dps in levels),
+                          None, "", None, dp_budget, tuple(relations), "enumeration",
+                          DP_ONLY_NOTE, dp_only=True)
     if method not in ("auto", "structured", "enumeration"):
         raise ModelError(f"unknown method {method!r}; choose auto, structured or enumeration",
                          "method")

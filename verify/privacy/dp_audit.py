@@ -4,8 +4,8 @@ datasets with its output (Bai et al., Composition for Pufferfish Privacy, §2.1,
 
 DP needs the datasets, a neighbour relation and the mechanisms, nothing else: a model file
 without ``priors``, ``secrets`` and ``pairs`` is read as such a model
-(:attr:`pufferfish.models.model.PufferfishModel.dp_only`), and :func:`audit_dp_only` computes
-each mechanism's level under each neighbour relation.  Its report leads with DP; it has no
+(:attr:`pufferfish.models.model.PufferfishModel.dp_only`), and :func:`dp_levels_only` computes
+each mechanism's level under each neighbour relation for the audit.  Its report leads with DP; it has no
 Pufferfish or leakage column, since no prior was given.
 
 >>> from pufferfish.api import audit
@@ -19,7 +19,7 @@ mechanism  neighbours  DP ε    ≈
 ---------  ----------  ------  ------
 noisy_sum  entry       log(2)  0.6931
 <BLANKLINE>
-  noisy_sum: entry DP worst case output 0: Pr[ω|[0, 0]] = 2/3 vs Pr[ω|[0, 1]] = 1/3, ratio 2
+  noisy_sum: entry DP worst case output 0: Pr[ω|[0, 0]] = 2/3 vs Pr[ω|[1, 0]] = 1/3, ratio 2
 """
 
 from __future__ import annotations
@@ -58,16 +58,15 @@ def witness_line(mechanism: str, result: DPResult) -> str | None:
             f"{fraction_str(result.p_neighbour)}, ratio {ratio}")
 
 
-def audit_dp_only(model: PufferfishModel, relations: Sequence[NeighbourRelation],
-                  budget: Budget | None, dp_budget: Budget | None, max_datasets: int,
-                  max_outputs: int, max_pairs: int,
-                  progress: Callable[[str], None] | None = None):
-    """The :class:`~pufferfish.verify.privacy.audit.ModelAudit` of a DP-only ``model``: each
-    mechanism's exact DP level under each of ``relations`` (``dp_budget`` decides them), no
-    Pufferfish level and no leakage.  A Pufferfish ``budget`` is refused: there is no prior to
-    check it against."""
-    from pufferfish.verify.privacy.audit import MechanismAudit, ModelAudit
-
+def dp_levels_only(model: PufferfishModel, relations: Sequence[NeighbourRelation],
+                   budget: Budget | None, dp_budget: Budget | None, max_datasets: int,
+                   max_outputs: int, max_pairs: int,
+                   progress: Callable[[str], None] | None = None
+                   ) -> list[tuple[str, tuple[DPResult, ...]]]:
+    """The DP levels of a DP-only ``model``: ``(mechanism, levels)`` with each mechanism's exact
+    level under each of ``relations`` (``dp_budget`` decides them).  A Pufferfish ``budget`` is
+    refused: there is no prior to check it against.  The audit
+    (:func:`~pufferfish.verify.privacy.audit.audit_model`) wraps them in its result."""
     if budget is not None:
         raise ModelError("a Pufferfish budget needs priors and secret pairs, and this model has "
                          "none (a DP-only model); check its DP levels with a DP budget "
@@ -76,7 +75,7 @@ def audit_dp_only(model: PufferfishModel, relations: Sequence[NeighbourRelation]
     scanned = {relation: dp_levels_by_relation(model.universe, mechanisms, relation,
                                                max_datasets, max_outputs, max_pairs)
                for relation in relations if isinstance(relation, ScannedRelation)}
-    audits = []
+    results = []
     for slot, mechanism in enumerate(mechanisms):
         if progress:
             progress(mechanism.name)
@@ -87,9 +86,8 @@ def audit_dp_only(model: PufferfishModel, relations: Sequence[NeighbourRelation]
         if dp_budget is not None:
             levels = tuple(replace(d, budget=compare_ratio(d.max_ratio, dp_budget))
                            for d in levels)
-        audits.append(MechanismAudit(mechanism.name, None, levels, None))
-    return ModelAudit(tuple(audits), None, "", None, dp_budget, tuple(relations),
-                      "enumeration", DP_ONLY_NOTE, dp_only=True)
+        results.append((mechanism.name, levels))
+    return results
 
 
 def explain_dp_only(audit, source: str) -> str:
