@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from pufferfish.cli.common import add_mechanism_option
 from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
@@ -38,10 +39,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help=f"take DP levels under this neighbour relation (repeatable; default: "
                              f"the model's \"neighbours\", else entry and, with multi-attribute "
                              f"records, record): {RELATION_FORMS}")
-    parser.add_argument("--mechanism", action="append", metavar="NAME",
-                        help="audit only this mechanism (repeatable); the joint release is "
-                             "audited when two or more are named (default: every mechanism)")
-    parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
+    add_mechanism_option(parser, "audit only these; their joint release is audited when two "
+                                 "or more are named (default: every mechanism)", old=())
+    parser.add_argument("--group", type=positive_int, metavar="K",
+                        help="also compute group DP with K entries changed (as --neighbours group:K)")
     parser.add_argument("--method", choices=("auto", "structured", "enumeration"),
                         default="auto",
                         help="how the priors are read: 'structured' follows a chain's or "

@@ -490,6 +490,44 @@ def names_option(text: str | None, option: str) -> list[str] | None:
     return names
 
 
+MECHANISM_HELP = "a mechanism of the model, by name (repeatable)"
+"""The start of every ``--mechanism`` help: one option, one meaning, on every command."""
+
+
+class _OldNamesSpelling(argparse.Action):
+    """``--mechanisms A,B`` (and ``region --joint A,B``): the old spellings of
+    ``--mechanism A --mechanism B``, still read, with a note on stderr."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        names = [n.strip() for n in values.split(",")]
+        if any(not n for n in names):
+            raise UsageError(f"{option_string}: expected comma-separated names, got {values!r}")
+        print(f"note: {option_string} A,B is deprecated; write --mechanism A --mechanism B",
+              file=sys.stderr)
+        setattr(namespace, self.dest, (getattr(namespace, self.dest, None) or []) + names)
+
+
+def add_mechanism_option(parser: argparse.ArgumentParser, what: str,
+                         old: tuple[str, ...] = ("--mechanisms",)) -> None:
+    """``--mechanism NAME`` (repeatable, ``args.mechanism`` a list or ``None``): ``what`` the
+    command does with the named mechanisms; the ``old`` comma-separated spellings are read too
+    (hidden from the help, with a deprecation note)."""
+    parser.add_argument("--mechanism", action="append", metavar="NAME",
+                        help=f"{MECHANISM_HELP}: {what}")
+    for spelling in old:
+        parser.add_argument(spelling, action=_OldNamesSpelling, dest="mechanism",
+                            help=argparse.SUPPRESS)
+
+
+def single_mechanism(args: argparse.Namespace, why: str) -> str | None:
+    """The one mechanism ``--mechanism`` names (``None`` when absent); several are refused with
+    ``why`` (what takes one mechanism)."""
+    names = args.mechanism or []
+    if len(names) > 1:
+        raise UsageError(f"--mechanism: {why}, got {len(names)} ({', '.join(names)})")
+    return names[0] if names else None
+
+
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
            "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
            "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
@@ -499,7 +537,8 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
-           "relation_status", "names_option"]
+           "relation_status", "names_option", "MECHANISM_HELP", "add_mechanism_option",
+           "single_mechanism"]
 
 
 def add_parameter_options(parser: argparse.ArgumentParser) -> None:

@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMANDS:
         command = command_module(name).add_parser(sub)
         command.set_defaults(command_name=name)
+    from pufferfish.cli.help_texts import describe_all
+
+    describe_all(sub)  # every command's description and examples in its --help
     return parser
 
 
