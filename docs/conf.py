@@ -102,7 +102,7 @@ nitpick_ignore = [
     # Type aliases of the models (``Dataset = tuple``, ``Output = Hashable``, ...): plain names
     # in signatures, with nothing to document.
     ("py:class", "Dataset"), ("py:class", "Output"), ("py:class", "Outcome"),
-    ("py:class", "Value"),
+    ("py:class", "Value"), ("py:class", "Node"),
     # argparse's own docstring of ArgumentParser.error, which the command's parser inherits,
     # writes its signature as ``error(message: string)``.
     ("py:class", "string"),
