@@ -130,15 +130,19 @@ def cpu_and_memory_limit(cpu_seconds: float, memory: int):
 
 
 def run_pufferfish(argv, *, cpu_seconds: float = 120, memory: int = 2 << 30, stdin=None,
-                   start=None):
+                   start=None, timeout: float | None = None):
     """Run ``python -m pufferfish.cli.main ARGV`` in a subprocess with a CPU-time limit
     (seconds) and an address-space limit (bytes): ``(exit status, stdout, stderr)``.  Native
     writes to the file descriptors (a solver banner) are seen here, unlike in-process capture.
     A run past its CPU time, or blocked for :data:`HANG_SECONDS`, fails the test with a message
-    saying which."""
+    saying which.  ``timeout`` is read as ``cpu_seconds`` (a limit in CPU time, never in
+    wall-clock time)."""
     import signal
     import subprocess
     import sys
+
+    if timeout is not None:
+        cpu_seconds = timeout
 
     process = subprocess.Popen([sys.executable, "-m", "pufferfish.cli.main", *map(str, argv)],
                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -38,6 +38,7 @@ from pufferfish.verify.privacy.dp import DPResult, dp_level, dp_levels_by_relati
 from pufferfish.verify.report import compact, table
 
 DP_ONLY_NOTE = "DP only: the model has no priors or secret pairs"
+"""What the report of a DP-only audit says of the model, in its title and ``method_note``."""
 
 
 def approximate(result: DPResult) -> str:
