@@ -26,6 +26,7 @@ extensions = [
     "myst_nb",  # Markdown pages (it includes myst_parser) and executed notebooks
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",  # $…$ and $$…$$ (MyST's dollarmath) typeset by MathJax in the browser
     "cli_usage",
     "short_references",
 ]
@@ -36,14 +37,30 @@ templates_path = ["_templates"]
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "price_of_mqm/*"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 
-html_theme = "alabaster"  # Sphinx's default theme: no further dependency
-# Wide enough for the 80-column command-line usage and the model files without a scroll bar.
-html_theme_options = {"page_width": "1300px", "sidebar_width": "260px"}
+# The PyData theme (networkx, OpenDP, NumPy, pandas): a responsive layout whose navigation and
+# search stay visible at every width (a collapsible menu on narrow screens), an "on this page"
+# panel, and a content column that grows with the window.  No option below fixes a width: the
+# theme's own fluid layout is kept (tests/test_docs_theme.py checks it).
+html_theme = "pydata_sphinx_theme"
+html_theme_options = {
+    "navigation_depth": 2,
+    "show_toc_level": 2,  # the "on this page" panel lists sections and subsections
+    "secondary_sidebar_items": ["page-toc"],  # no "edit this page" / "show source" links
+    "navbar_align": "left",
+    "navbar_center": [],  # the pages are listed in the left sidebar, not in a crowded header
+    "show_prev_next": True,
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
+}
+html_sidebars = {"**": ["site-nav"]}  # every page of the site on the left (_templates/site-nav.html)
+html_show_sourcelink = False
 html_title = f"pufferfish {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["pufferfish.css"]  # wrapped code lines, a narrower left sidebar; no fixed width
 
 # --- MyST ----------------------------------------------------------------------------------------
-myst_enable_extensions = ["colon_fence"]
+# dollarmath: $ε = \log r$ inline and $$…$$ display mathematics, typeset by MathJax.
+myst_enable_extensions = ["colon_fence", "dollarmath"]
 # Headings get anchors so that the pages' links such as design.md#command-line resolve.
 myst_heading_anchors = 3
 
@@ -81,10 +98,11 @@ nitpick_ignore_regex = [
 nitpick_ignore = [
     ("py:class", "Fraction"),  # fractions.Fraction, as the signatures and docstrings write it
     ("py:class", "np.ndarray"),  # numpy.ndarray, as the signatures write it
+    ("py:class", "nx.DiGraph"),  # networkx.DiGraph, imported only for type checking
     # Type aliases of the models (``Dataset = tuple``, ``Output = Hashable``, ...): plain names
     # in signatures, with nothing to document.
     ("py:class", "Dataset"), ("py:class", "Output"), ("py:class", "Outcome"),
-    ("py:class", "Value"),
+    ("py:class", "Value"), ("py:class", "Node"),
     # argparse's own docstring of ArgumentParser.error, which the command's parser inherits,
     # writes its signature as ``error(message: string)``.
     ("py:class", "string"),
@@ -92,3 +110,22 @@ nitpick_ignore = [
 # Private helper classes (``_Side``, ``_Masses``) appear in annotations and in a module's
 # explanation of its own algorithm; they are deliberately not part of the documented API.
 nitpick_ignore_regex.append((r"py:class", r"(.*\.)?_[A-Za-z]\w*"))
+
+
+# --- no path of the machine that built the site --------------------------------------------------
+# A module constant that holds a path (a schema file beside its module) hides its value
+# (``:meta hide-value:``); a page that still shows the folder the site was built from fails the
+# build.
+REPOSITORY = str(HERE.parent)
+
+
+def _refuse_build_paths(app, pagename, templatename, context, doctree) -> None:
+    from sphinx.util import logging
+
+    if REPOSITORY in context.get("body", ""):
+        logging.getLogger(__name__).warning(
+            f"{pagename}: the page shows the build machine's path {REPOSITORY}", type="pufferfish")
+
+
+def setup(app) -> None:
+    app.connect("html-page-context", _refuse_build_paths)

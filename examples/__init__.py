@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
@@ -21,6 +22,28 @@ def example_path(name: str) -> Path:
     if not path.is_file():
         raise FileNotFoundError(f"no example named {name!r}; the examples are: "
                                 f"{', '.join(example_names())}")
+    return path
+
+
+def path_or_example(source: str | os.PathLike) -> Path:
+    """The file ``source`` names: the path itself when it exists, else, when ``source`` names a
+    shipped example (``"quickstart.json"``, ``"dp_benchmarks/svt1.json"``), that example; else
+    the path as given (whose
+    reader then reports it missing).  The Python API (``pufferfish.load``) and the command line
+    (a model argument) read a model file through it, so ``pufferfish audit quickstart.json``
+    works outside a clone of the repository.
+
+    >>> path_or_example("hidden_coin.json") == example_path("hidden_coin.json")
+    True
+    >>> str(path_or_example("no/such/file.json"))
+    'no/such/file.json'
+    """
+    path = Path(source)
+    if not path.exists() and isinstance(source, str) and not path.is_absolute():
+        try:  # a shipped example, at the top or in a folder of them (dp_benchmarks/svt1.json)
+            return example_path(source)
+        except FileNotFoundError:
+            pass
     return path
 
 

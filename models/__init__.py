@@ -1,30 +1,46 @@
 """The nouns of the toolkit: exact finite models of Pufferfish privacy.
 
-See ``DESIGN.md`` (layout, exactness policy) and Bai et al., Composition for Pufferfish Privacy, §2
-for the definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
+See :doc:`/design` (layout, exactness policy) and Bai et al., Composition for Pufferfish Privacy,
+§2 for the definitions.  Nothing here imports :mod:`verify` or :mod:`proofs_check`.
+
+The names below are imported from their modules on first use (PEP 562), so that importing one
+module of the package (``pufferfish.models.errors``, as the command line does before it parses
+its options) does not load the others and their dependencies (networkx, numpy).
+
+>>> from pufferfish.models import Universe, ModelError
+>>> Universe.product(["x"], [[0, 1]]).size
+2
 """
 
-from pufferfish.models.bayesnet import BayesNetPrior
-from pufferfish.models.distribution import Distribution, product_distribution
-from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
-from pufferfish.models.kernel import KernelTable
-from pufferfish.models.mechanisms import (Composition, FunctionMechanism, GeometricNoise, Mechanism,
-                               PostProcessed, Query, QueryMechanism, RandomizedResponse, Repeated,
-                               TableMechanism, compose, repeat, tabulate)
-from pufferfish.models.model import PufferfishModel
-from pufferfish.models.numbers import INFINITY, epsilon_str, exact, fraction_str, probability
-from pufferfish.models.priors import (IndependentPrior, IntervalBlock, IntervalFamily, MarkovPrior, Prior,
-                           TablePrior, UniformPrior)
-from pufferfish.models.secrets import Secret, SecretPair, entry_pairs, entry_secrets
-from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Universe
+from importlib import import_module
 
-__all__ = [
-    "Distribution", "product_distribution", "ModelError", "TooLargeError", "UnsupportedError",
-    "KernelTable", "Composition", "FunctionMechanism", "GeometricNoise", "Mechanism",
-    "PostProcessed", "Query", "QueryMechanism", "RandomizedResponse", "Repeated",
-    "TableMechanism", "compose", "repeat", "tabulate", "PufferfishModel", "INFINITY",
-    "epsilon_str", "exact", "fraction_str", "probability", "IndependentPrior", "IntervalBlock",
-    "IntervalFamily", "MarkovPrior", "Prior", "TablePrior", "UniformPrior", "Secret",
-    "SecretPair", "entry_pairs", "entry_secrets", "DEFAULT_MAX_DATASETS", "Universe",
-    "BayesNetPrior",
-]
+_MODULES = {
+    "bayesnet": ["BayesNetPrior"],
+    "distribution": ["Distribution", "product_distribution"],
+    "errors": ["ModelError", "TooLargeError", "UnsupportedError"],
+    "kernel": ["KernelTable"],
+    "mechanisms": ["Composition", "FunctionMechanism", "GeometricNoise", "Mechanism",
+                   "PostProcessed", "Query", "QueryMechanism", "RandomizedResponse", "Repeated",
+                   "TableMechanism", "compose", "repeat", "tabulate"],
+    "model": ["PufferfishModel"],
+    "numbers": ["INFINITY", "epsilon_str", "exact", "fraction_str", "probability"],
+    "priors": ["IndependentPrior", "IntervalBlock", "IntervalFamily", "MarkovPrior", "Prior",
+               "TablePrior", "UniformPrior"],
+    "secrets": ["Secret", "SecretPair", "entry_pairs", "entry_secrets"],
+    "universe": ["DEFAULT_MAX_DATASETS", "Universe"],
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
+
+__all__ = [name for names in _MODULES.values() for name in names]
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        value = getattr(import_module(f"pufferfish.models.{_HOME[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pufferfish.models' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -43,9 +43,10 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import product as cartesian
 from math import lcm, prod
-from typing import Hashable, NamedTuple
+from typing import TYPE_CHECKING, Hashable, NamedTuple
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where a graph is built or searched
+    import networkx as nx
 
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
@@ -147,6 +148,8 @@ class BayesNet:
         Every node needs a domain and a CPT row for every combination of its parents' values;
         rows must be distributions over the node's domain; the graph must be acyclic.
         """
+        import networkx as nx
+
         graph = nx.DiGraph()
         graph.add_nodes_from(parents)
         for node, ps in parents.items():
@@ -230,6 +233,8 @@ class BayesNet:
         Non-query variables are eliminated greedily (fewest neighbours first in the interaction
         graph of the remaining factors).  Zero entries are omitted.
         """
+        import networkx as nx
+
         variables = tuple(variables)
         evidence = dict(evidence or {})
         for v in list(variables) + list(evidence):
@@ -489,6 +494,8 @@ class BayesNetPrior(Prior):
         topological order (ties by attribute position), for each the slots of its parents in
         that order, its CPT rows as integers over one denominator per node, the product of those
         denominators, and per attribute the rank of each value in its node's domain."""
+        import networkx as nx
+
         position = {a: i for i, a in enumerate(self.attributes)}
         order = tuple(nx.lexicographical_topological_sort(self.network.graph,
                                                           key=lambda n: position[n]))

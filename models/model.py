@@ -28,6 +28,12 @@ class PufferfishModel:
     audit's default, per-entry and, with multi-attribute records, per-record), checked against
     the universe.  Its ``repr`` is one line; notebooks show a summary table (``_repr_html_``).
 
+    A model with neither priors nor secret pairs is a *DP-only* model (:attr:`dp_only`): DP
+    (Bai et al., Composition for Pufferfish Privacy, §2.1, Definitions 1–3) needs only the
+    datasets, the neighbour relation and the mechanisms, so no prior need be invented to check
+    it; an audit then computes the DP levels alone, and the analyses that need priors refuse it
+    (:meth:`require_priors`).
+
     >>> from pufferfish.api import load
     >>> load("quickstart.json")
     <PufferfishModel: 3 attributes, 8 datasets, priors fair, sticky; 1 secret pair; mechanisms rr, sum>
@@ -42,9 +48,11 @@ class PufferfishModel:
     neighbours: NeighbourRelation | None = None
 
     def __post_init__(self) -> None:
-        if not self.priors:
-            raise ModelError("the model needs at least one prior", "priors")
-        if not self.pairs:
+        if self.pairs and not self.priors:
+            raise ModelError("the model has secret pairs but no prior: Pufferfish privacy needs "
+                             "at least one prior; for DP alone leave out the priors, secrets and "
+                             "pairs", "priors")
+        if self.priors and not self.pairs:
             raise ModelError("the model needs at least one secret pair", "pairs")
         for name, family in self.priors.items():
             if isinstance(family, IntervalFamily):
@@ -123,13 +131,31 @@ class PufferfishModel:
                     raise ModelError(f"the blocks of secret {secret_name!r} do not cover dataset "
                                      f"{list(dataset)}, where it holds", f"{path}.{secret_name}")
 
+    @property
+    def dp_only(self) -> bool:
+        """Whether the model has neither priors nor secret pairs: only DP levels apply.
+
+        >>> from pufferfish.api import load
+        >>> load("quickstart.json").dp_only
+        False
+        """
+        return not self.priors and not self.pairs
+
+    def require_priors(self, what: str) -> None:
+        """Refuse a DP-only model for ``what``, an analysis that needs priors and secret pairs."""
+        if self.dp_only:
+            raise ModelError(f"{what} needs priors and secret pairs, and this model has none "
+                             f"(a DP-only model): add \"priors\", \"secrets\" and \"pairs\", "
+                             f"or compute its DP levels with `pufferfish audit`", "priors")
+
     def __repr__(self) -> str:
         universe = self.universe
         mechanisms = f"mechanisms {_names(self.mechanisms)}" if self.mechanisms \
             else "no mechanisms"
+        priors = ("no priors, no secret pairs (DP only)" if self.dp_only else
+                  f"priors {_names(self.priors)}; {_count(len(self.pairs), 'secret pair')}")
         return (f"<PufferfishModel: {_count(universe.width, 'attribute')}, "
-                f"{size_text(universe.size)} datasets, priors {_names(self.priors)}; "
-                f"{_count(len(self.pairs), 'secret pair')}; {mechanisms}>")
+                f"{size_text(universe.size)} datasets, {priors}; {mechanisms}>")
 
     def _repr_html_(self) -> str:
         universe = self.universe

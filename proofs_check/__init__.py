@@ -1,4 +1,4 @@
-"""The papers' claims as executable checks (``docs/design.md``).
+"""The papers' claims as executable checks (:doc:`/design`).
 
 The claims of each paper register when its package is imported;
 :func:`pufferfish.proofs_check.registry.claims_for` imports them all, and

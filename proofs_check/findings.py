@@ -1,9 +1,10 @@
-"""The findings of a claims run as a Markdown table: the README's "What the claims found" section.
+"""The findings of a claims run as a Markdown table: the page "What the claims found"
+(:doc:`/findings`).
 
 The table is rendered from the JSON document of ``pufferfish theorems --json`` (a
 :meth:`~pufferfish.proofs_check.runner.ClaimsReport.to_dict`), never written by hand, so the
-README cannot drift from what the program finds: ``pufferfish theorems --markdown`` prints it,
-and ``tests/test_findings.py`` compares it with the README (``--update`` rewrites the section).
+page cannot drift from what the program finds: ``pufferfish theorems --markdown`` prints it,
+and ``tests/test_findings.py`` compares it with that page (``--update`` rewrites the section).
 One row per claim that does not hold — violated, undecided, failed to run or without
 instances — by paper and claim id, with its first counterexample or open interval as the check
 reported it.

@@ -63,13 +63,9 @@ def load(source: ModelSource, *, max_datasets: int = DEFAULT_MAX_DATASETS) -> Pu
 
 def _file(source: str | os.PathLike) -> Path:
     """The file ``source`` names: a path, else a shipped example's name."""
-    path = Path(source)
-    if not path.exists() and isinstance(source, str) and os.sep not in source:
-        from pufferfish.examples import example_names, example_path
+    from pufferfish.examples import path_or_example
 
-        if source in example_names():
-            path = example_path(source)
-    return path
+    return path_or_example(source)
 
 
 def budget(epsilon: BudgetSource):
@@ -139,7 +135,8 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     ``method`` (``audit --method``): ``"structured"`` follows a chain's or network's structure
     and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
     each prior's support, ``"auto"`` chooses (the result's ``method`` and ``method_note`` say
-    which and why).
+    which and why).  A DP-only model (no priors, no secret pairs) gets its DP levels alone
+    (:mod:`pufferfish.verify.privacy.dp_audit`).
 
     >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
     ...                epsilon_dp="log(8)")
@@ -172,6 +169,7 @@ def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,
     from pufferfish.verify.privacy.pufferfish import pufferfish_level as level
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("the Pufferfish level")
     return level(model, _mechanism(model, mechanism), _optional_budget(epsilon), max_datasets,
                  max_outputs)
 
@@ -300,6 +298,7 @@ def leakage(model: ModelSource, mechanism: str | Mechanism, *,
     from pufferfish.verify.privacy.leakage import leakage as check
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("leakage")
     return check(model, _mechanism(model, mechanism), max_datasets, max_outputs)
 
 
@@ -322,6 +321,7 @@ def composes(model: ModelSource, epsilon: BudgetSource, *,
     from pufferfish.verify.nfc.report import composition_report
 
     model = load(model, max_datasets=max_datasets)
+    model.require_priors("composition")
     chosen = list(model.mechanisms.values()) if mechanisms is None else [
         _mechanism(model, m) for m in mechanisms]
     return composition_report(model, chosen, budget(epsilon), runs=runs, max_runs=max_runs,

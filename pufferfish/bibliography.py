@@ -4,7 +4,7 @@ Each paper has a key, the file name of the plain-text copy it was read from (not
 the toolkit): ``000_65109fe28ca61d17.txt``.  The key is stable and unambiguous, so claims and JSON
 outputs keep it as data (a claim's ``paper``, ``theorems --paper 000``), but it says nothing to a
 reader: documents, docstrings and reports cite a paper with its authors and title, as
-:func:`cite` writes a key (or its three-digit number) and a section (``docs/bibliography.md``
+:func:`cite` writes a key (or its three-digit number) and a section (:doc:`/bibliography`
 lists the papers in full).  This module and that page are the only places that show the keys.
 
 >>> cite("000_65109fe28ca61d17.txt §5.1, Theorem 4")

@@ -22,7 +22,8 @@ LENGTH_REASON = "Length:"   # a module longer than MAX_LINES says why in a docst
 
 LAYERS = {"pufferfish": 2, "pufferfish.models": 0, "pufferfish.examples": 0, "pufferfish.verify": 1,
           "pufferfish.bibliography": 0,  # the papers as data: every layer cites them
-          "pufferfish.api": 2, "pufferfish.proofs_check": 2, "pufferfish.cli": 3}
+          "pufferfish.api": 2, "pufferfish.proofs_check": 2, "pufferfish.cli": 3,
+          "pufferfish.__main__": 3}  # python -m pufferfish: the command line
 
 
 def _package_files() -> dict[str, Path]:

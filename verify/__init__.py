@@ -1,2 +1,2 @@
 """The verbs of the toolkit: checks and calculators that take models and return frozen results
-with witnesses and certificates.  One subpackage per concept (see ``docs/design.md``)."""
+with witnesses and certificates.  One subpackage per concept (see :doc:`/design`)."""

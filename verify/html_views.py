@@ -64,7 +64,11 @@ def audit_html(audit, source: str = "the model") -> str:
     """The HTML view of a :class:`~pufferfish.verify.privacy.audit.ModelAudit`: one row per
     mechanism (Pufferfish ε, ≈, the DP ε of each neighbour relation, leakage, the budget
     verdicts) and one for the joint release; the worst cases below; then the notes and the
-    verdict of each budget (the module's example)."""
+    verdict of each budget (the module's example).  A DP-only audit shows its plain-text
+    report."""
+    if audit.dp_only:
+        return html_view(f"Audit of {source}: {audit.summary()}",
+                         f"<pre>{html.escape(audit.explain(source))}</pre>")
     relations: list[str] = []
     for m in audit.mechanisms:
         relations += [d.relation for d in m.dp if d.relation not in relations]

@@ -28,6 +28,10 @@ from pufferfish.models.files.json_io import check_schema, read_json_file, schema
 
 FORMAT_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("bayesnet.schema.json")
+"""The JSON Schema of the format, the file ``bayesnet.schema.json`` beside this module.
+
+:meta hide-value:
+"""
 
 
 def is_bayesnet_file(data: object) -> bool:

@@ -34,6 +34,10 @@ from pufferfish.models.numbers import exact, fraction_str
 
 VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("dcp_model.schema.json")
+"""The JSON Schema of the format, the file ``dcp_model.schema.json`` beside this module.
+
+:meta hide-value:
+"""
 
 
 def load_dcp_model(path: str | os.PathLike) -> DCPModel:

@@ -39,6 +39,10 @@ from pufferfish.models.numbers import exact, fraction_str, probability
 
 VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("multiuser_model.schema.json")
+"""The JSON Schema of the format, the file ``multiuser_model.schema.json`` beside this module.
+
+:meta hide-value:
+"""
 
 
 def load_multiuser_model(path: str | os.PathLike) -> MultiUserModel:

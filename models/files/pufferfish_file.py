@@ -96,7 +96,10 @@ FORMAT_VERSION = 1
 """The model-file version this module reads and writes."""
 
 SCHEMA_PATH = Path(__file__).with_name("pufferfish_model.schema.json")
-"""The JSON Schema of the format."""
+"""The JSON Schema of the format, the file ``pufferfish_model.schema.json`` beside this module.
+
+:meta hide-value:
+"""
 
 
 

@@ -78,7 +78,8 @@ class ModelReader:
     def model(self) -> PufferfishModel:
         self.universe = self._universe()
         self.secrets = self._secrets()
-        priors = {name: self._prior(name, body) for name, body in self.data["priors"].items()}
+        priors = {name: self._prior(name, body)
+                  for name, body in self.data.get("priors", {}).items()}
         pairs = self._pairs()
         mechanisms = self._mechanisms()
         model = PufferfishModel(self.universe, priors, self.secrets, pairs, mechanisms,
@@ -231,6 +232,8 @@ class ModelReader:
             pairs.append(SecretPair(first, second, directed))
         if self.data.get("entry_pairs", False):
             pairs.extend(entry_pairs(self.universe, self.secrets))
+        if not pairs and not self.data.get("priors") and not self.secrets:
+            return pairs  # a DP-only model: no priors, secrets or pairs
         if not pairs:
             raise ModelError("the model needs at least one secret pair: list some under 'pairs' "
                              "or set \"entry_pairs\": true", "pairs")

@@ -4,7 +4,7 @@ A privacy engineer writes the algorithm as its pseudo-code reads — draws, bran
 comparisons of noisy values — and the toolkit computes its exact output law per dataset
 (:func:`program_distribution`), which every analysis then reads like any other mechanism
 (:class:`~pufferfish.models.programs.mechanism.ProgramMechanism`).  The semantics, what is exact
-and what is refused are stated in :mod:`pufferfish.models.programs.enumerate`; docs/programs.md
+and what is refused are stated in :mod:`pufferfish.models.programs.enumerate`; :doc:`/programs`
 is the user's guide.
 
 >>> from pufferfish.models.programs import geometric, program_distribution

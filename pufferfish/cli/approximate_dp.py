@@ -16,21 +16,15 @@ import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
                                    add_common_options, budget_text, emit, epsilon_help,
-                                   input_file, load_pufferfish_model)
+                                   load_pufferfish_model, model_file, model_help)
 from pufferfish.models.neighbours import RELATION_FORMS
-
-EXAMPLE = """example:
-  pufferfish approximate-dp examples/dp_benchmarks/laplace_suite.json --mechanism svt6 \\
-      --epsilon 1/2 --delta 1/100"""
-
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "approximate-dp", help="(epsilon, delta)-DP: the exact delta(epsilon) of each mechanism, "
         "the (epsilon, delta) verdict, or the least epsilon for a delta",
-        description=__doc__.split("\n\n", 1)[1].split("\n\n")[0], epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+        description=__doc__.split("\n\n", 1)[1].split("\n\n")[0])
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "compute delta(eps); with --delta, check (eps, delta)-DP and exit 1 if violated"))
     parser.add_argument("--delta", help=f"delta in [0, 1] ({RATIONAL_FORMS}); alone: the least "

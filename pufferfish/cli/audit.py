@@ -16,9 +16,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
-                                   execution_engine, input_file, load_pufferfish_model, note,
+                                   execution_engine, load_pufferfish_model, note,
                                    parse_epsilon, positive_int, relation_status, verdict)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
@@ -27,7 +29,7 @@ from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("audit", help="Pufferfish, DP and leakage levels of every "
                                    "mechanism of a model, and of their joint release")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "budget to check; exit 1 if a mechanism or the joint release exceeds it"))
     parser.add_argument("--epsilon-dp", type=budget_text, help=epsilon_help(
@@ -37,10 +39,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help=f"take DP levels under this neighbour relation (repeatable; default: "
                              f"the model's \"neighbours\", else entry and, with multi-attribute "
                              f"records, record): {RELATION_FORMS}")
-    parser.add_argument("--mechanism", action="append", metavar="NAME",
-                        help="audit only this mechanism (repeatable); the joint release is "
-                             "audited when two or more are named (default: every mechanism)")
-    parser.add_argument("--group", type=positive_int, help="also compute group-K DP")
+    add_mechanism_option(parser, "audit only these; their joint release is audited when two "
+                                 "or more are named (default: every mechanism)", old=())
+    parser.add_argument("--group", type=positive_int, metavar="K",
+                        help="also compute group DP with K entries changed (as --neighbours group:K)")
     parser.add_argument("--method", choices=("auto", "structured", "enumeration"),
                         default="auto",
                         help="how the priors are read: 'structured' follows a chain's or "
@@ -79,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
                  else None)
-    model = load_pufferfish_model(args)
+    model = load_pufferfish_model(args, dp_only=True)
+    if model.dp_only and budget is not None:
+        raise UsageError("--epsilon is a Pufferfish budget, and this model has no priors or "
+                         "secret pairs (a DP-only model): check its DP levels with --epsilon-dp")
     if not model.mechanisms:
         raise ModelError("the model has no mechanisms: nothing was checked", "mechanisms")
     chosen = selected_mechanisms(model, args.mechanism, "--mechanism")

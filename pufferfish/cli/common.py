@@ -53,6 +53,13 @@ EPSILON_FORMS = "a decimal (0.5), a fraction (1/2), log(R) with rational R >= 1 
                 "log(9/2)) or inf"
 """The accepted forms of a budget string (:func:`pufferfish.verify.numerics.certified.parse_budget`)."""
 
+FINITE_EPSILON_FORMS = "a decimal (0.5), a fraction (1/2) or log(R) with rational R >= 1 " \
+                       "(log(3), log(9/2))"
+"""The accepted forms of a budget that must be finite (the commands that calibrate noise)."""
+
+RATIONAL_EPSILON_FORMS = "a decimal (0.5) or a fraction (1/2)"
+"""The accepted forms of a budget that must be rational (a noise scale divides by it)."""
+
 RATIONAL_FORMS = "an exact rational: 0.25, 1/4 or 3"
 
 
@@ -113,6 +120,29 @@ def input_file(text: str) -> str:
     except ModelError as error:
         raise argparse.ArgumentTypeError(error.reason) from None
     return text
+
+
+def model_file(text: str) -> str:
+    """A model file a command reads, checked like :func:`input_file`; a name that is no existing
+    file but names a shipped example (``quickstart.json``) reads that example, as the Python API
+    does (:func:`pufferfish.examples.path_or_example`), so the documented commands work outside
+    a clone of the repository."""
+    from pufferfish.examples import example_names, path_or_example
+
+    try:
+        return input_file(str(path_or_example(text)) if text else text)
+    except argparse.ArgumentTypeError as error:
+        if text and os.sep not in text and not os.path.lexists(text):
+            raise argparse.ArgumentTypeError(
+                f"{error}; nor is it the name of a shipped example "
+                f"({', '.join(example_names())})") from None
+        raise
+
+
+def model_help(what: str = "model file (JSON)") -> str:
+    """The help of a model argument: ``what``, and that a shipped example's name is read too."""
+    return f"{what}; or the name of a shipped example, e.g. quickstart.json, read when no " \
+           "such file exists"
 
 
 def input_folder(text: str) -> str:
@@ -364,9 +394,11 @@ def budget_text(text: str) -> str:
     return text
 
 
-def epsilon_help(what: str) -> str:
-    """Help text of a budget option: ``what`` it does, then the accepted forms."""
-    return f"{what}; accepted forms: {EPSILON_FORMS}"
+def epsilon_help(what: str, forms: str = EPSILON_FORMS) -> str:
+    """Help text of a budget option: ``what`` it does, then the accepted ``forms``
+    (:data:`EPSILON_FORMS`, or :data:`FINITE_EPSILON_FORMS` / :data:`RATIONAL_EPSILON_FORMS`
+    where the command refuses the others)."""
+    return f"{what}; accepted forms: {forms}"
 
 
 def parse_epsilon(text: str, option: str = "--epsilon"):
@@ -458,15 +490,55 @@ def names_option(text: str | None, option: str) -> list[str] | None:
     return names
 
 
+MECHANISM_HELP = "a mechanism of the model, by name (repeatable)"
+"""The start of every ``--mechanism`` help: one option, one meaning, on every command."""
+
+
+class _OldNamesSpelling(argparse.Action):
+    """``--mechanisms A,B`` (and ``region --joint A,B``): the old spellings of
+    ``--mechanism A --mechanism B``, still read, with a note on stderr."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        names = [n.strip() for n in values.split(",")]
+        if any(not n for n in names):
+            raise UsageError(f"{option_string}: expected comma-separated names, got {values!r}")
+        print(f"note: {option_string} A,B is deprecated; write --mechanism A --mechanism B",
+              file=sys.stderr)
+        setattr(namespace, self.dest, (getattr(namespace, self.dest, None) or []) + names)
+
+
+def add_mechanism_option(parser: argparse.ArgumentParser, what: str,
+                         old: tuple[str, ...] = ("--mechanisms",)) -> None:
+    """``--mechanism NAME`` (repeatable, ``args.mechanism`` a list or ``None``): ``what`` the
+    command does with the named mechanisms; the ``old`` comma-separated spellings are read too
+    (hidden from the help, with a deprecation note)."""
+    parser.add_argument("--mechanism", action="append", metavar="NAME",
+                        help=f"{MECHANISM_HELP}: {what}")
+    for spelling in old:
+        parser.add_argument(spelling, action=_OldNamesSpelling, dest="mechanism",
+                            help=argparse.SUPPRESS)
+
+
+def single_mechanism(args: argparse.Namespace, why: str) -> str | None:
+    """The one mechanism ``--mechanism`` names (``None`` when absent); several are refused with
+    ``why`` (what takes one mechanism)."""
+    names = args.mechanism or []
+    if len(names) > 1:
+        raise UsageError(f"--mechanism: {why}, got {len(names)} ({', '.join(names)})")
+    return names[0] if names else None
+
+
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT_INTERNAL_ERROR",
            "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CODES_HELP", "OUTPUT_VERSION",
-           "EPSILON_FORMS", "RATIONAL_FORMS", "UsageError", "CommandParser", "positive_int",
-           "nonnegative_int", "input_file", "input_folder", "output_file", "output_folder",
+           "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
+           "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
+           "model_file", "model_help", "input_folder", "output_file", "output_folder",
            "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
-           "relation_status", "names_option"]
+           "relation_status", "names_option", "MECHANISM_HELP", "add_mechanism_option",
+           "single_mechanism"]
 
 
 def add_parameter_options(parser: argparse.ArgumentParser) -> None:
@@ -477,15 +549,19 @@ def add_parameter_options(parser: argparse.ArgumentParser) -> None:
                              "(repeatable; e.g. --set p=3/4)")
 
 
-def load_pufferfish_model(args: argparse.Namespace):
+def load_pufferfish_model(args: argparse.Namespace, *, dp_only: bool = False):
     """The exact Pufferfish model of ``args.model``: a parametric model instantiated at the
     ``--set`` values (:func:`pufferfish.models.parametric.load_model_at`).  What a prior says
     about itself (a ``bayesnet`` prior's renormalised CPT rows:
-    :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`) is noted on stderr."""
+    :attr:`pufferfish.models.bayesnet.BayesNetPrior.notes`) is noted on stderr.  A DP-only
+    model (no priors, no secret pairs) is refused unless ``dp_only`` (the command computes DP
+    levels alone)."""
     from pufferfish.models.parametric import load_model_at
 
     model = load_model_at(args.model, getattr(args, "assignments", None),
                           max_datasets=args.max_datasets)
+    if not dp_only:
+        model.require_priors(f"`pufferfish {args.command_name}`")
     for prior in model.priors.values():
         for text in getattr(prior, "notes", ()):
             note(args, f"note: {text}")

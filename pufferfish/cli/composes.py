@@ -20,21 +20,22 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    UsageError, add_common_options, add_out_folder, emit,
-                                   epsilon_help, names_option, parse_epsilon, positive_int)
-from pufferfish.cli.common import input_file
+                                   epsilon_help, parse_epsilon, positive_int)
 from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "composes", help="NfC linear programs (Theorem 4): can the mechanisms compose linearly at ε?")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
                         help=epsilon_help("the per-mechanism budget ε"))
-    parser.add_argument("--mechanisms", help="comma-separated mechanism names (default: all)")
+    add_mechanism_option(parser, "check these mechanisms (default: every mechanism)")
     parser.add_argument("--max-runs", type=positive_int, default=200,
                         help="attack search limit (runs; default 200)")
     parser.add_argument("--runs", type=positive_int, default=None,
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             raise UsageError(f"{option} applies to --region only")
     model = load_pufferfish_model(args)
-    names = names_option(args.mechanisms, "--mechanisms") or list(model.mechanisms)
+    names = args.mechanism or list(model.mechanisms)
     report = composition_report(model, [model.mechanism(n) for n in names], budget,
                                 runs=args.runs or 0, max_runs=args.max_runs,
                                 max_datasets=args.max_datasets, max_outputs=args.max_outputs,
@@ -84,6 +85,6 @@ def _region(args: argparse.Namespace, budget) -> int:
     width = parse_width(args.width)
     model = load_free_parameters(args.model, args.assignments)
     require_plottable(args, model)
-    return emit_region(args, nfc_region(model, budget, names_option(args.mechanisms, "--mechanisms"),
+    return emit_region(args, nfc_region(model, budget, args.mechanism,
                                         width, args.max_datasets, args.max_outputs,
                                         args.max_coefficients))

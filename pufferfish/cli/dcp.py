@@ -13,24 +13,25 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, epsilon_help, names_option, parse_epsilon)
-from pufferfish.cli.common import input_file
+                                   emit, epsilon_help, parse_epsilon)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("dcp", help="differential confounding privacy (Zhang et al., "
                                    "Differential Confounding Privacy and Inverse Composition): "
                                    "exact levels, composition table and L^G of a DCP model file")
-    parser.add_argument("model", type=input_file,
-                        help="DCP model file (JSON, {\"dcp_model\": 1, ...})")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("DCP model file (JSON, {\"dcp_model\": 1, ...})"))
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
         "compute delta(eps); with --delta, check (eps, delta)-DCP of the composition and exit 1 "
         "if violated"))
     parser.add_argument("--delta", help=f"compute the least eps for this delta in [0, 1] "
                                         f"({RATIONAL_FORMS}; default 0)")
-    parser.add_argument("--mechanisms", help="comma-separated mechanisms to compose (default all)")
+    add_mechanism_option(parser, "compose these mechanisms (default: every mechanism)")
     parser.add_argument("--individual-delta", default="0",
                         help=f"delta_i in [0, 1] used for the individual levels fed to the DP "
                              f"bounds ({RATIONAL_FORMS}; default 0)")
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     delta = unit_rational(args.delta, "--delta") if args.delta is not None else None
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     individual_delta = unit_rational(args.individual_delta, "--individual-delta")
-    requested = names_option(args.mechanisms, "--mechanisms")
+    requested = args.mechanism
     model = load_dcp_model(args.model)
     report = dcp_report(model, requested, delta=delta, budget=budget,
                         individual_delta=individual_delta, source=str(args.model))

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, epsilon_help, names_option, parse_epsilon,
+                                   emit, epsilon_help, parse_epsilon,
                                    positive_int)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.dcp import unit_rational
 
 
@@ -21,12 +23,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "Differential Confounding Privacy and Inverse Composition, "
                                    "§IV): Task 2 closed form and a Task-1 design, each verified "
                                    "exactly")
-    parser.add_argument("model", type=input_file, help="DCP model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("DCP model file (JSON)"))
     parser.add_argument("--target-epsilon", type=budget_text, required=True,
-                        help=epsilon_help("target eps_g"))
+                        help=epsilon_help("target eps_g", FINITE_EPSILON_FORMS))
     parser.add_argument("--target-delta", required=True,
                         help=f"target delta_g in [0, 1] ({RATIONAL_FORMS})")
-    parser.add_argument("--mechanisms", help="comma-separated existing mechanisms (default all)")
+    add_mechanism_option(parser, "the existing mechanisms to compose with the added one "
+                                 "(default: every mechanism)")
     parser.add_argument("--outputs", type=positive_int, default=2,
                         help="outputs of the added mechanism (default 2)")
     parser.add_argument("--iterations", type=positive_int, default=8,
@@ -42,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     budget = parse_epsilon(args.target_epsilon, "--target-epsilon")
     delta = unit_rational(args.target_delta, "--target-delta")
-    names = names_option(args.mechanisms, "--mechanisms")
+    names = args.mechanism
     report = dcp_design_report(load_dcp_model(args.model), names, budget, delta,
                                outputs=args.outputs, iterations=args.iterations,
                                source=str(args.model))

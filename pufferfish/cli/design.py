@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, UsageError,
                                    add_common_options, add_out_folder, emit, epsilon_help,
                                    parse_epsilon, prepare_folder, wrote)
-from pufferfish.cli.common import input_file
+from pufferfish.cli.common import input_file, note
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
 
@@ -31,7 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "design", help="the ε-Pufferfish mechanism of least expected loss (exact, re-audited, "
                        "with a dual lower bound); optionally DP-style so that it composes")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
     parser.add_argument("--epsilon", type=budget_text, required=True,
@@ -51,9 +52,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              "design, then certify linear composition (NfC programs)")
     parser.add_argument("--epsilon-dp", type=budget_text,
                         help=epsilon_help("ε_DP of the DP-style constraints (default: ε)"))
-    parser.add_argument("--neighbours", default="entry",
-                        help="neighbours of the DP-style constraints: entry, record or group-K "
-                             "(default entry)")
+    parser.add_argument("--neighbours", action="append", metavar="RELATION",
+                        help="the neighbour relation of the DP-style constraints: entry, record "
+                             "or group:K (default entry; one relation)")
     parser.add_argument("--name", default="designed", help="name of the designed mechanism")
     parser.add_argument("--compare", action="store_true",
                         help="also the optimal DP-style design and the papers' mechanisms at ε, "
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                          "tasks: give --compare and --out DIR (and --epsilons)")
     model = load_pufferfish_model(args)
     options = dict(loss=_loss(args), outputs=_outputs(args.output_values), data=args.data,
-                   neighbours=args.neighbours, max_datasets=args.max_datasets)
+                   neighbours=_relation(args), max_datasets=args.max_datasets)
     result = design_mechanism(model, args.query, budget, composable=args.composable,
                               dp_budget=dp_budget, name=args.name, **options)
     data, text = result.to_dict(), result.explain(str(args.model))
@@ -148,3 +149,17 @@ def run(args: argparse.Namespace) -> int:
         return {"holds": EXIT_OK, "violated": EXIT_VIOLATED}.get(result.composition.verdict,
                                                                  EXIT_UNDECIDED)
     return EXIT_OK if result.holds else EXIT_VIOLATED
+
+
+def _relation(args: argparse.Namespace) -> str:
+    """The one ``--neighbours`` relation (default ``entry``); ``group-K``, the old spelling of
+    ``group:K``, is read with a note."""
+    relations = args.neighbours or ["entry"]
+    if len(relations) > 1:
+        raise UsageError(f"--neighbours: the DP-style constraints take one relation, got "
+                         f"{len(relations)} ({', '.join(relations)})")
+    relation = relations[0]
+    if relation.strip().lower().startswith("group-"):
+        relation = relation.strip().lower().replace("group-", "group:", 1)
+        note(args, f"note: --neighbours {relations[0]} is the old spelling of {relation}")
+    return relation

@@ -13,21 +13,15 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, input_file, load_pufferfish_model)
+                                   emit, load_pufferfish_model, model_file, model_help)
 from pufferfish.models.neighbours import RELATION_FORMS
-
-EXAMPLE = """example:
-  pufferfish epsilon-range examples/dp_benchmarks/laplace_suite.json --mechanism svt3 \\
-      --low 1/10 --high 4 --factor 3/2"""
-
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "epsilon-range", help="is a program (c·epsilon)-DP for every epsilon of an interval? "
         "(epsilon as a symbol; exact, with a counterexample epsilon)",
-        description=__doc__.split("\n\n", 1)[1], epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+        description=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--low", required=True, help=f"the interval's lower end, > 0 "
                                                      f"({RATIONAL_FORMS})")
     parser.add_argument("--high", required=True, help=f"the interval's upper end "

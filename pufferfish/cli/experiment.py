@@ -24,17 +24,33 @@ from pufferfish.cli.common import input_file, input_folder
 DEFAULT_OUT = "topk_results"
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
-    from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES
+class _Shapes:
+    """The names of the synthetic data shapes, read from
+    :data:`pufferfish.proofs_check.paper_000.topk.sequences.SHAPES` only when ``--shape`` is
+    checked or its help is shown (that module loads numpy, which ``pufferfish --help`` does not
+    need)."""
 
+    def _names(self) -> list[str]:
+        from pufferfish.proofs_check.paper_000.topk.sequences import SHAPES
+
+        return sorted(SHAPES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("experiment", help="the experiments of the composition paper "
                                    "(Bai et al., Composition for Pufferfish Privacy, §7)")
     sub = parser.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True,
                                 parser_class=type(parser))
     topk = sub.add_parser("topk", help="noisy Top-K: Ours-Exp vs MQM vs group DP (Tables 2–5, 7–8)")
-    topk.add_argument("--shape", choices=sorted(SHAPES), default="checkins",
+    topk.add_argument("--shape", choices=_Shapes(), default="checkins", metavar="SHAPE",
                       help="synthetic data shaped like the check-ins (78 states) or activities "
-                      "(11 states) data")
+                      "(11 states) data: %(choices)s")
     topk.add_argument("--K", type=int, choices=[3, 5], default=3, help="Top-K size")
     topk.add_argument("--trials", type=positive_int, default=200,
                       help="trials (mechanism randomness; default 200)")

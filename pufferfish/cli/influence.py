@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (EXIT_OK, UsageError, add_common_options, add_out_folder, emit,
                                    nonnegative_int, output_file, prepare_folder, wrote)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.common import (add_execution_options, add_parameter_options,
                                    execution_engine, load_pufferfish_model)
 
@@ -25,7 +25,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "influence", help="exact a(b)-influence curve of a model (Bai et al., Composition for "
         "Pufferfish Privacy, §6, Definition 7)")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--secret-pair", metavar="FIRST,SECOND",
                         help="only this pair of the model's secrets (both directions)")
     parser.add_argument("--max-b", type=nonnegative_int,

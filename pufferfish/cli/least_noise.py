@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
-                                   input_file, integer, load_pufferfish_model, parse_epsilon)
+                                   integer, load_pufferfish_model, parse_epsilon)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -29,9 +31,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "least-noise", help="the least geometric noise (exact) and Laplace scale (certified) "
         "that make a sum or a count ε-Pufferfish private, by the prior's structure")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
-                        help=epsilon_help("privacy parameter ε > 0"))
+                        help=epsilon_help("privacy parameter ε > 0", FINITE_EPSILON_FORMS))
     parser.add_argument("--query", choices=("sum", "count"), default="sum",
                         help="the released query (default sum)")
     parser.add_argument("--attributes",

@@ -58,7 +58,6 @@ def command_module(name: str):
 
 def build_parser() -> argparse.ArgumentParser:
     """The full ``pufferfish`` parser."""
-    import pufferfish
     from pufferfish.cli.common import EXIT_CODES_HELP, CommandParser
 
     parser = CommandParser(prog="pufferfish",
@@ -66,14 +65,28 @@ def build_parser() -> argparse.ArgumentParser:
                                        "composition.",
                            epilog=EXIT_CODES_HELP,
                            formatter_class=_EpilogFormatter)
-    parser.add_argument("--version", action="version",
-                        version=f"pufferfish {pufferfish.__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     sub.required = True
     for name in COMMANDS:
         command = command_module(name).add_parser(sub)
         command.set_defaults(command_name=name)
+    from pufferfish.cli.help_texts import describe_all
+
+    describe_all(sub)  # every command's description and examples in its --help
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, read (``importlib.metadata``, about 50 ms) only when
+    asked, not each time the parser is built."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import pufferfish
+
+        print(f"pufferfish {pufferfish.__version__}")
+        parser.exit()
 
 
 class _EpilogFormatter(argparse.RawDescriptionHelpFormatter):

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options, emit,
                                    epsilon_help, parse_epsilon)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 from pufferfish.cli.common import refuse_execution_options
 from pufferfish.cli.quilts import add_search_options, chain_node, load_quilt_family, network_node
@@ -29,10 +30,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "(Wang et al., Privacy-Preserving Analysis of Correlated "
                                    "Data, §4, Algorithm 2; chains: "
                                    "Algorithms 3–5) with the chosen quilt per node.")
-    parser.add_argument("model", type=input_file,
-                        help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("a bayesnet file or a model file with markov priors"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
-                        help=epsilon_help("privacy budget ε > 0"))
+                        help=epsilon_help("privacy budget ε > 0", FINITE_EPSILON_FORMS))
     parser.add_argument("--method", choices=("exact", "approx", "fast"), default="exact",
                         help="chains: exact max-influence (MQMExact, Algorithm 3), Lemma B.4 "
                              "bounds (MQMApprox, Algorithms 3-4) or Algorithm 5 with the bounds "

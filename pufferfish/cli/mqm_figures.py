@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import add_execution_options, execution_engine, refuse_execution_options
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, emit,
@@ -42,7 +43,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--lengths", default="1000,3000,10000,30000",
                         help="Figure 4: comma-separated positive lengths of panel (c)")
     parser.add_argument("--epsilons", type=budget_text, default="1/10,1/5,1/2,1,2,5,10",
-                        help=epsilon_help("Figure 4: comma-separated ε values"))
+                        help=epsilon_help("Figure 4: comma-separated ε values",
+                                          FINITE_EPSILON_FORMS))
     add_common_options(parser)
     add_execution_options(parser)
     parser.set_defaults(handler=run)

@@ -6,7 +6,7 @@ on the binary chains of Wang et al., Privacy-Preserving Analysis of Correlated D
 
 Prints the table (``--json``: the whole result).  With ``--out DIR`` also writes
 ``mqm_price.json`` (the result, readable by ``MQMPriceTable.from_dict``), ``mqm_price.md`` (the
-table in Markdown, included by ``docs/price_of_mqm.md``) and ``mqm_price.png`` (the figure), each
+table in Markdown, included by :doc:`/price_of_mqm`) and ``mqm_price.png`` (the figure), each
 atomically, and lists them on stderr.  The sizes are checked against this machine's memory
 before any work (exit 2 with the estimate).
 """
@@ -18,6 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
 from pufferfish.cli.common import (EXIT_OK, add_common_options, add_out_folder, budget_text,
                                    emit, epsilon_help, nonnegative_int, parse_epsilon,
                                    prepare_folder, wrote)
@@ -38,7 +39,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--lengths", default="100,1000,10000",
                         help="comma-separated chain lengths T (default 100,1000,10000)")
     parser.add_argument("--epsilons", type=budget_text, default="1/2,1,2",
-                        help=epsilon_help("comma-separated budgets ε > 0 (default 1/2,1,2)"))
+                        help=epsilon_help("comma-separated budgets ε > 0 (default 1/2,1,2)",
+                                          FINITE_EPSILON_FORMS))
     parser.add_argument("--lows", default="1/10,1/4,2/5",
                         help="comma-separated ℓ in (0, 1/2): the families [ℓ, 1 − ℓ] "
                              "(default 1/10,1/4,2/5)")

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import RATIONAL_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, add_common_options,
                                    emit, epsilon_help, parse_epsilon)
-from pufferfish.cli.common import input_file
 from pufferfish.models.multiuser import PAIR_SETS
 
 
@@ -28,13 +29,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "multiuser", help="multi-user Pufferfish (Ding et al., Multi-user Pufferfish Privacy, "
         "§4): every calibrator's Laplace scale θ, "
         "the certified actual level of X + Lap(θ), and the minimal θ")
-    parser.add_argument("model", type=input_file,
-                        help="multi-user model file (JSON, \"multiuser_model\": 1)")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("multi-user model file (JSON, \"multiuser_model\": 1)"))
     parser.add_argument("--pairs", required=True, choices=PAIR_SETS,
                         help="secret pair set: ab = S_{a,b}, a-absent = S_{a,⊥}, "
                         "P-absent = S_{P,⊥}, PQ = S_{P,Q}")
     parser.add_argument("--epsilon", type=budget_text, required=True,
-                        help=epsilon_help("privacy budget ε > 0 (rational)"))
+                        help=epsilon_help("privacy budget ε > 0 (rational)",
+                                          RATIONAL_EPSILON_FORMS))
     parser.add_argument("--no-minimal", action="store_true",
                         help="skip the bisection for the minimal θ")
     add_common_options(parser)

@@ -17,6 +17,9 @@ import argparse
 import os
 from pathlib import Path
 
+from pufferfish.cli.common import single_mechanism
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, UsageError, add_common_options,
                                    add_out_folder, emit, output_file, prepare_folder, wrote)
 from pufferfish.cli.common import input_file
@@ -29,9 +32,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "postprocess", help="Pufferfish/DP/NfC levels before and after a post-processor, or the "
         "post-processing invariance of a set of NfC constraints (Theorem 5)")
-    parser.add_argument("model", type=input_file, nargs="?",
-                        help="model file (with --mechanism and --map)")
-    parser.add_argument("--mechanism", help="the mechanism to post-process")
+    parser.add_argument("model", type=model_file, nargs="?",
+                        help=model_help("model file (with --mechanism and --map)"))
+    add_mechanism_option(parser, "the one mechanism to post-process", old=())
     parser.add_argument("--map", type=input_file,
                         help="JSON file {\"map\": [[output, [[new output, p], ...]], ...]}")
     parser.add_argument("--constraints", type=input_file,
@@ -49,6 +52,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.mechanism = single_mechanism(args, "post-processing takes one mechanism")
     if args.constraints:
         if args.model or args.mechanism or args.map or args.symbolic:
             raise UsageError("use either --constraints FILE or MODEL --mechanism M --map MAP")

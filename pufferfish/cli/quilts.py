@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 
+from pufferfish.cli.common import FINITE_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, add_common_options, emit, epsilon_help,
                                    nonnegative_int, parse_epsilon, positive_int)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_execution_options, add_parameter_options, execution_engine
 
 
@@ -29,12 +30,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                    "Analysis of Correlated Data, §4, "
                                    "Definition 4.2) and, with --epsilon, their max-influence and "
                                    "score.")
-    parser.add_argument("model", type=input_file,
-                        help="a bayesnet file or a model file with markov priors")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("a bayesnet file or a model file with markov priors"))
     parser.add_argument("--node", required=True,
                         help="node name (chains: attribute name or 1-based index)")
     parser.add_argument("--epsilon", type=budget_text, help=epsilon_help(
-        "privacy budget ε > 0: scores card(X_N)/(ε − e(X_Q|X_i))"))
+        "privacy budget ε > 0: scores card(X_N)/(ε − e(X_Q|X_i))", FINITE_EPSILON_FORMS))
     add_search_options(parser)
     add_common_options(parser, datasets=True)
     add_parameter_options(parser)

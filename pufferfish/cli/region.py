@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import add_mechanism_option
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, RATIONAL_FORMS, UsageError, add_common_options,
                                    add_out_folder, emit, epsilon_help, parse_epsilon,
-                                   names_option, prepare_folder, wrote)
+                                   prepare_folder, wrote)
 from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_parameter_options
 
@@ -21,15 +23,14 @@ from pufferfish.cli.common import add_parameter_options
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("region", help="parameter values of a parametric model where "
                                    "a Pufferfish budget holds (exact for one parameter)")
-    parser.add_argument("model", type=input_file,
-                        help="parametric model file (JSON with \"parameters\")")
+    parser.add_argument("model", type=model_file,
+                        help=model_help("parametric model file (JSON with \"parameters\")"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
                         help=epsilon_help("the budget"))
-    parser.add_argument("--mechanism", help="one mechanism (default: every mechanism and their "
-                                            "joint release, as audit --epsilon checks)")
-    parser.add_argument("--joint", help="the joint release of these comma-separated mechanisms "
-                                        "(independent runs; Bai et al., Composition for "
-                                        "Pufferfish Privacy, §4)")
+    add_mechanism_option(parser, "one: the region of that mechanism; several: of their joint "
+                                 "release (independent runs; Bai et al., Composition for "
+                                 "Pufferfish Privacy, §4); default: every mechanism and their "
+                                 "joint release, as audit --epsilon checks", old=("--joint",))
     parser.add_argument("--map", type=input_file,
                         help="with --mechanism M: the region of M followed by this "
                                       "post-processor (JSON file {\"map\": [[output, [[new "
@@ -51,11 +52,15 @@ def run(args: argparse.Namespace) -> int:
 
     budget = parse_epsilon(args.epsilon)
     width = parse_width(args.width)
-    joint = names_option(args.joint, "--joint")
-    mechanism = args.mechanism
+    named = args.mechanism or []
+    twice = sorted({n for n in named if named.count(n) > 1})
+    if twice:
+        raise UsageError(f"--mechanism: {twice[0]!r} is named twice")
+    mechanism = named[0] if len(named) == 1 else None
+    joint = named if len(named) > 1 else None
     if args.map is not None:
         if mechanism is None:
-            raise UsageError("--map post-processes one mechanism: give --mechanism M too")
+            raise UsageError("--map post-processes one mechanism: give one --mechanism M too")
         data, mechanism = add_postprocessed(read_json_file(args.model, "model file"), mechanism,
                                             read_json_file(args.map, "map file"))
         model = load_free_parameters(args.model, args.assignments, data)

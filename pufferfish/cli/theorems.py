@@ -31,7 +31,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                       help="list each paper's numbered statements with the claims checking them")
     parser.add_argument("--markdown", action="store_true",
                         help="print the claims that do not hold as a Markdown table (the "
-                             "README's findings section) instead of the report")
+                             "findings page, docs/findings.md) instead of the report")
     add_common_options(parser)
     add_execution_options(parser)
     parser.set_defaults(handler=run)

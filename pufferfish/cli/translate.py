@@ -22,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--epsilon-puffer", type=budget_text, metavar="E",
                        help=f"target ε_puffer; accepted forms: {LOG_FORMS}")
-    group.add_argument("--epsilon-dp", type=budget_text, metavar="E",
+    group.add_argument("--epsilon-dp", type=budget_text,
                        help=f"per-entry ε_DP of a mechanism; accepted forms: {LOG_FORMS}")
     parser.add_argument("--rule", choices=["theorem", "algorithm"], default="theorem",
                         help="theorem: best point; algorithm: Algorithms 1–2 literally (min)")

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 
+from pufferfish.cli.common import RATIONAL_EPSILON_FORMS
+from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import budget_text
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
                                    add_common_options, emit, epsilon_help, parse_epsilon)
-from pufferfish.cli.common import input_file
 from pufferfish.cli.common import add_parameter_options, load_pufferfish_model
 
 
@@ -28,11 +29,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "wasserstein", help="Wasserstein mechanism (Wang et al., Privacy-Preserving Analysis of "
         "Correlated Data, §3, Algorithm 1): W, its coupling, "
         "σ = W/ε and the certified actual Pufferfish level of Q + Lap(σ)")
-    parser.add_argument("model", type=input_file, help="model file (JSON)")
+    parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--query", required=True,
                         help="the released query: sum, count, parity or attribute:NAME")
     parser.add_argument("--epsilon", type=budget_text, required=True,
-                        help=epsilon_help("privacy parameter ε > 0"))
+                        help=epsilon_help("privacy parameter ε > 0", RATIONAL_EPSILON_FORMS))
     parser.add_argument("--delta", help=f"run the (ε, δ) variant of Appendix A.4 with this δ in "
                                         f"[0, 1) ({RATIONAL_FORMS})")
     add_common_options(parser, datasets=True)

@@ -98,9 +98,9 @@ def cases_on_examples(tmp):
         ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
                     "--mechanism", "rr", "--width", "1/8"]),
         ("region", ["region", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
-                    "--joint", "rr,sum", "--set", "q=9/10"]),
+                    "--mechanism", "rr", "--mechanism", "sum", "--set", "q=9/10"]),
         ("composes", ["composes", ex("quickstart_parametric.json"), "--epsilon", "log(3)",
-                      "--region", "--mechanisms", "rr", "--set", "q=9/10", "--width", "1/16"]),
+                      "--region", "--mechanism", "rr", "--set", "q=9/10", "--width", "1/16"]),
         ("postprocess", ["postprocess", ex("quickstart_parametric.json"), "--mechanism", "sum",
                          "--map", str(tmp / "sum_map.json"), "--symbolic", "--set", "p=3/4"]),
         ("audit", ["audit", ex("quickstart_parametric.json"), "--symbolic", "--set", "q=9/10"]),
@@ -116,29 +116,56 @@ def command_cases():
     return cases_on_examples
 
 
-def run_pufferfish(argv, *, timeout: float = 120, memory: int = 2 << 30, stdin=None,
-                   start=None):
-    """Run ``python -m pufferfish.cli.main ARGV`` in a subprocess with a time limit (seconds) and
-    an address-space limit (bytes): ``(exit status, stdout, stderr)``.  Native writes to the file
-    descriptors (a solver banner) are seen here, unlike in-process capture."""
+HANG_SECONDS = 1800
+"""Wall-clock seconds after which a subprocess that has not finished is taken to be blocked (on
+a pipe, a lock): a guard against a hung test run, never a measure of speed.  How much work a
+command may do is limited in CPU seconds (``RLIMIT_CPU``), which a loaded machine does not
+change."""
+
+
+def cpu_and_memory_limit(cpu_seconds: float, memory: int):
+    """A ``preexec_fn`` that limits the child to ``cpu_seconds`` of CPU time (the kernel sends
+    SIGXCPU past it) and ``memory`` bytes of address space."""
+    import math
     import resource
-    import subprocess
-    import sys
+
+    seconds = max(1, math.ceil(cpu_seconds))
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return limit
+
+
+def run_pufferfish(argv, *, cpu_seconds: float = 120, memory: int = 2 << 30, stdin=None,
+                   start=None, timeout: float | None = None):
+    """Run ``python -m pufferfish.cli.main ARGV`` in a subprocess with a CPU-time limit
+    (seconds) and an address-space limit (bytes): ``(exit status, stdout, stderr)``.  Native
+    writes to the file descriptors (a solver banner) are seen here, unlike in-process capture.
+    A run past its CPU time, or blocked for :data:`HANG_SECONDS`, fails the test with a message
+    saying which.  ``timeout`` is read as ``cpu_seconds`` (a limit in CPU time, never in
+    wall-clock time)."""
+    import signal
+    import subprocess
+    import sys
+
+    if timeout is not None:
+        cpu_seconds = timeout
 
     process = subprocess.Popen([sys.executable, "-m", "pufferfish.cli.main", *map(str, argv)],
                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               preexec_fn=limit, text=True)
+                               preexec_fn=cpu_and_memory_limit(cpu_seconds, memory), text=True)
     if start is not None:
         start(process)
+    command = f"pufferfish {' '.join(map(str, argv))}"
     try:
-        out, err = process.communicate(timeout=timeout)
+        out, err = process.communicate(timeout=HANG_SECONDS)
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        raise AssertionError(f"pufferfish {' '.join(map(str, argv))} took more than {timeout} s")
+        raise AssertionError(f"{command} was still running after {HANG_SECONDS} s: blocked?")
+    if process.returncode == -signal.SIGXCPU:
+        raise AssertionError(f"{command} used more than {cpu_seconds} s of CPU time")
     return process.returncode, out, err
 
 
@@ -177,22 +204,19 @@ sys.stdout.write(json.dumps(results))
 """
 
 
-def run_pufferfish_batch(argvs, *, timeout: float = 600, memory: int = 2 << 30):
+def run_pufferfish_batch(argvs, *, cpu_seconds: float = 600, memory: int = 2 << 30):
     """Run ``pufferfish ARGV`` for every ``ARGV`` of ``argvs`` in *one* subprocess, one after
     the other, each with file descriptors 1 and 2 redirected to files of its own (so a native
     library's writes are seen, as with :func:`run_pufferfish`): ``[(exit status, stdout,
-    stderr)]``.  One interpreter start instead of one per command."""
+    stderr)]``.  One interpreter start instead of one per command; ``cpu_seconds`` limits the
+    whole batch."""
     import json
-    import resource
     import subprocess
     import sys
 
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
     done = subprocess.run([sys.executable, "-c", _BATCH], input=json.dumps(
         [[str(a) for a in argv] for argv in argvs]), capture_output=True, text=True,
-        timeout=timeout, preexec_fn=limit)
+        timeout=HANG_SECONDS, preexec_fn=cpu_and_memory_limit(cpu_seconds, memory))
     assert done.returncode == 0, done.stderr[-3000:]
     return [tuple(result) for result in json.loads(done.stdout)]
 

@@ -10,7 +10,8 @@ import argparse
 import pytest
 
 import pufferfish
-from pufferfish.cli.common import (EPSILON_FORMS, budget_text, input_file, input_folder,
+from pufferfish.cli.common import (EPSILON_FORMS, FINITE_EPSILON_FORMS, RATIONAL_EPSILON_FORMS,
+                                   budget_text, input_file, input_folder, model_file,
                                    nonnegative_int, output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
@@ -76,17 +77,21 @@ def test_files_are_written_through_output_or_out_only(name):
             assert flag == "--output" or action.type is not output_file, (name, flag)
 
 
-INPUT_FILES = {"model", "--map", "--constraints", "--curve", "--loss-table", "--foursquare"}
+INPUT_FILES = {"--map", "--constraints", "--curve", "--loss-table", "--foursquare"}
 
 
 @pytest.mark.parametrize("name", sorted(LEAVES))
 def test_files_read_are_checked_to_be_regular_at_parse_time(name):
     """Every file a command reads is typed :func:`input_file` (a FIFO or a device is refused by
-    ``os.stat`` before anything opens it), every folder it reads :func:`input_folder`."""
+    ``os.stat`` before anything opens it), a model :func:`model_file` (the same check, after a
+    shipped example's name is resolved), every folder it reads :func:`input_folder`."""
     for action in LEAVES[name]._actions:
         names = set(action.option_strings) or {action.dest}
         if names & INPUT_FILES:
             assert action.type is input_file, (name, names)
+        if names == {"model"}:
+            assert action.type is model_file, name
+            assert "shipped example" in action.help, name
         if "--capture24" in names:
             assert action.type is input_folder, (name, names)
 
@@ -95,7 +100,18 @@ def test_files_read_are_checked_to_be_regular_at_parse_time(name):
 def test_budget_options_list_the_accepted_forms(name):
     for flag, action in _options(LEAVES[name]).items():
         if flag in ("--epsilon", "--target-epsilon", "--epsilons"):
-            assert EPSILON_FORMS in action.help, (name, flag)
+            forms = [f for f in (EPSILON_FORMS, FINITE_EPSILON_FORMS, RATIONAL_EPSILON_FORMS)
+                     if action.help.endswith(f"accepted forms: {f}")]
+            assert forms, (name, flag)
+
+
+@pytest.mark.parametrize("name, flag", [("mqm", "--epsilon"), ("least-noise", "--epsilon"),
+                                        ("mqm-price", "--epsilons"), ("quilts", "--epsilon"),
+                                        ("dcp-design", "--target-epsilon"),
+                                        ("wasserstein", "--epsilon"), ("multiuser", "--epsilon")])
+def test_a_budget_option_that_refuses_inf_does_not_list_it(name, flag):
+    assert not _options(LEAVES[name])[flag].help.endswith(" or inf")
+    assert not _options(LEAVES[name])[flag].help.endswith(", inf")
 
 
 @pytest.mark.parametrize("name", sorted(LEAVES))

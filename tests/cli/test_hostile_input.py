@@ -294,7 +294,7 @@ def test_a_named_pipe_or_a_device_as_an_input_file_is_refused_at_once(case, tmp_
                                                                         pufferfish_process):
     files = {"fifo": _fifo(tmp_path), **_files(tmp_path)}
     argv = [word.format(**files) for word in FIFO_INPUTS[case]]
-    result = pufferfish_process(argv, timeout=10)
+    result = pufferfish_process(argv, cpu_seconds=10)
     kind = ("character device" if "/dev/zero" in case else "not a folder" if "capture24" in case
             else "named pipe")
     assert_refused(result, 2, kind)
@@ -412,7 +412,7 @@ def _deterministic_repeat(times: int, nested: int | None = None):
 def test_a_repeated_deterministic_mechanism_is_sized_by_its_tuple(edit, where, entries, tmp_path,
                                                                   pufferfish_process):
     """One output, but a tuple of 10^9 entries: refused with its size, not built (3.5 GB)."""
-    result = pufferfish_process(["audit", write(tmp_path, quickstart(edit))], timeout=10)
+    result = pufferfish_process(["audit", write(tmp_path, quickstart(edit))], cpu_seconds=10)
     assert_refused(result, 2, f"{where}: ", entries, "limit of 1,000,000", "--max-outputs")
 
 
@@ -461,7 +461,7 @@ def test_an_attribute_of_10_000_values_is_refused_under_an_address_space_limit(
     """One task compares every pair of values of the attribute (10^8 pairs, several GB): the
     plan counts it and refuses it against ``prlimit --as`` (2 GiB here), not only the machine."""
     model = write(tmp_path, _wide(10_000, attributes=1))
-    result = pufferfish_process(["audit", model], timeout=10, memory=2 << 30)
+    result = pufferfish_process(["audit", model], cpu_seconds=10, memory=2 << 30)
     assert_refused(result, 2, "10,000 datasets needs about", "GB of memory",
                    "limit set on this process", "neighbour pairs")
 
@@ -469,7 +469,7 @@ def test_an_attribute_of_10_000_values_is_refused_under_an_address_space_limit(
 def test_entry_pairs_of_a_wide_attribute_are_sized_before_they_are_built(tmp_path,
                                                                           pufferfish_process):
     model = write(tmp_path, _wide(50_000, attributes=1, pairs=[], entry_pairs=True))
-    result = pufferfish_process(["audit", model], timeout=10)
+    result = pufferfish_process(["audit", model], cpu_seconds=10)
     assert_refused(result, 2, "entry_pairs: ", "about 1.2·10^9 secret pairs", "50,000 values",
                    "limit of 1,000,000")
 
@@ -482,7 +482,7 @@ def test_a_quilt_search_over_1000_nodes_is_sized_before_it_starts(tmp_path, puff
                                        "1": {"0": "1/10", "1": "9/10"}}}}
     fair = {"independent": {f"x{i}": {"0": "1/2", "1": "1/2"} for i in range(1, 1001)}}
     model = write(tmp_path, _wide(2, attributes=1000, priors={"chain": chain, "fair": fair}))
-    result = pufferfish_process(["mqm", model, "--epsilon", "1"], timeout=10)
+    result = pufferfish_process(["mqm", model, "--epsilon", "1"], cpu_seconds=10)
     assert_refused(result, 2, "--max-quilts: ", "200,000 candidate quilts", "1,000 nodes",
                    "about 2.0·10^11 tests", "limit of about 1.0·10^8")
 
@@ -506,7 +506,7 @@ def test_a_multiuser_calibration_is_sized_before_it_starts(data, pairs, phrases,
     """Many values per user: n·(n − 1)/2 value pairs, or values whose common denominator puts
     the aggregate on a lattice of 10^22 points."""
     result = pufferfish_process(["multiuser", write(tmp_path, data), "--pairs", pairs,
-                                 "--epsilon", "1"], timeout=10)
+                                 "--epsilon", "1"], cpu_seconds=10)
     assert_refused(result, 2, "--pairs: calibrating", *phrases)
 
 
@@ -551,7 +551,7 @@ def test_an_empty_budget_is_refused(case, empty, tmp_path, capsys):
 def test_output_on_a_special_file_system_is_refused_before_the_work(target, phrase,
                                                                     pufferfish_process):
     """``demo`` runs for minutes: a target it cannot write is refused before it starts."""
-    result = pufferfish_process(["demo", "--output", target], timeout=10)
+    result = pufferfish_process(["demo", "--output", target], cpu_seconds=10)
     assert_refused(result, 2, "argument --output", phrase)
 
 
@@ -639,6 +639,5 @@ def test_a_process_spawned_from_the_command_line_ignores_sigint_from_its_first_l
                       "if __name__ == '__main__':\n    sys.exit(main())\n")
     code = (f"import runpy, signal; SCRIPT = {str(script)!r}; {main}; "
             f"print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=10)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == str(ignored), result.stderr

@@ -163,3 +163,35 @@ def test_an_in_process_quiet_run_leaves_progress_as_it_found_it(capsys):
             assert progress_visible() is before
     finally:
         set_progress_visible(True)
+
+
+def test_a_shipped_example_is_read_by_its_name_outside_a_clone(capsys, tmp_path, monkeypatch):
+    """The command line reads a model argument that names no file but a shipped example as that
+    example, as ``pufferfish.load`` does."""
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "audit", "quickstart.json")
+    assert code == 0 and "log(12)" in out and str(QUICKSTART) in out
+
+
+def test_a_file_of_an_example_s_name_is_read_before_the_example(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quickstart.json").write_text("{}")
+    code, _, err = run(capsys, "audit", "quickstart.json")
+    assert code == 2 and "pufferfish_model" in err
+
+
+def test_a_name_that_is_no_file_and_no_example_lists_the_examples(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "audit", "no_such_model.json")
+    assert code == 2 and out == ""
+    assert "nor is it the name of a shipped example" in err and "quickstart.json" in err
+
+
+def test_python_dash_m_pufferfish_runs_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pufferfish", "audit", "hidden_coin.json",
+                           "--json"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    assert json.loads(done.stdout)["command"] == "audit"

@@ -64,9 +64,10 @@ def test_bad_input_exits_2(cli, tmp_path):
          "declares no"),
         (["postprocess", QUICK, "--mechanism", "nobody", "--map", mapping, "--symbolic"],
          "nobody"),
-        (["region", QUICK, "--epsilon", "1", "--joint", "rr"], "two or more"),
+        (["region", QUICK, "--epsilon", "1", "--mechanism", "rr", "--mechanism", "nobody"],
+         "no mechanism 'nobody'"),
         (["region", QUICK, "--epsilon", "1", "--joint", "rr,sum", "--mechanism", "rr"],
-         "not both"),
+         "named twice"),
         (["region", QUICK, "--epsilon", "1", "--map", mapping], "--mechanism M too"),
     ]
     for argv, phrase in cases:

@@ -75,7 +75,7 @@ def joint_kernel(kernels: Sequence[DatasetKernel], name: str | None = None) -> D
     Outputs are tuples; the mechanisms' randomness is independent given ``x``.
     """
     if not kernels:
-        raise ModelError("a composition needs at least one mechanism", "--mechanisms")
+        raise ModelError("a composition needs at least one mechanism", "--mechanism")
     datasets = set(kernels[0].rows)
     for k in kernels[1:]:
         datasets &= set(k.rows)

@@ -215,7 +215,7 @@ def constraints_from_programs(result, budget: Budget) -> ConstraintSet:
 
 
 def parse_constraints(data: Mapping, path: str = "") -> ConstraintSet:
-    """Read ``{"nfc_constraints": 1, "epsilon": E, "constraints": [...]}`` (see the README).
+    """Read ``{"nfc_constraints": 1, "epsilon": E, "constraints": [...]}`` (:doc:`/guide`, "Post-processing and the NfC constraints").
 
     ``E`` is a budget string (``"0.1"``, ``"1/10"``, ``"log(3)"``, ``"inf"``) or an integer; a JSON
     float is refused with the model reader's hint (it is not exact, and ``1e400`` would be ∞).

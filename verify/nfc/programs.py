@@ -339,7 +339,7 @@ def nfc_programs(model: PufferfishModel, mechanisms: Sequence[Mechanism],
     members exactly.
     """
     if not mechanisms:
-        raise ModelError("name at least one mechanism", "--mechanisms")
+        raise ModelError("name at least one mechanism", "--mechanism")
     tables = _tables(model, mechanisms, max_datasets, max_outputs)
     keys, skipped = _program_keys(model, max_datasets, max_supports)
     solver = _ProgramSolver()

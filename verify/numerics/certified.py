@@ -1,6 +1,6 @@
 """Privacy budgets and the rigorous comparison of exact privacy ratios with them.
 
-Exactness policy (``docs/design.md``): the privacy level of a finite mechanism is ``log r`` for an
+Exactness policy (:doc:`/design`): the privacy level of a finite mechanism is ``log r`` for an
 exact rational ``r``; a budget is either given the same way (``"log(9/2)"``, so ``e^ε`` is
 rational) or as a rational ε (``"0.5"``, read as the exact rational 1/2).  Both are exact levels
 (:class:`~pufferfish.verify.numerics.levels.LogValue`), and deciding ``log r <= ε`` is the exact

@@ -1,7 +1,7 @@
 """Interval arithmetic without global state, and certified logarithms of exact rationals.
 
 This is the one place where the toolkit turns exact rationals into certified enclosures of
-transcendental quantities (the exactness policy, ``docs/design.md``).  Every function takes the
+transcendental quantities (the exactness policy, :doc:`/design`).  Every function takes the
 working precision as an argument and evaluates in a private mpmath interval context of that
 precision (:func:`interval_context`); nothing reads or sets mpmath's global ``iv.prec``, so a
 caller can never leak a precision into another computation.

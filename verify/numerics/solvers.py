@@ -3,7 +3,7 @@
 The NfC programs (Bai et al., Composition for Pufferfish Privacy, §5.1) and the design search of
 Zhang et al., Differential Confounding Privacy and Inverse Composition (Task 1) call CVXPY; a
 solver's answer is only a candidate that the toolkit then certifies (exactness policy,
-``docs/design.md``).  Whatever a solver prints must never reach standard output, where ``--json``
+:doc:`/design`).  Whatever a solver prints must never reach standard output, where ``--json``
 promises one JSON document and nothing else.  Two layers:
 
 * every solve passes ``verbose=False`` and the solver's own silencing options

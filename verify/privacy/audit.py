@@ -59,22 +59,27 @@ from pufferfish.verify.structured.laws import output_laws
 
 @dataclass(frozen=True)
 class MechanismAudit:
-    """Pufferfish level, DP levels and leakage of one mechanism."""
+    """Pufferfish level, DP levels and leakage of one mechanism (``pufferfish`` and ``leakage``
+    are ``None`` for a DP-only model, which has no prior)."""
 
     name: str
-    pufferfish: PufferfishResult
+    pufferfish: PufferfishResult | None
     dp: tuple[DPResult, ...]
-    leakage: LeakageResult
+    leakage: LeakageResult | None
 
     def to_dict(self) -> dict:
-        return {"mechanism": self.name, "pufferfish": self.pufferfish.to_dict(),
-                "dp": [d.to_dict() for d in self.dp], "leakage": self.leakage.to_dict()}
+        return {"mechanism": self.name,
+                "pufferfish": None if self.pufferfish is None else self.pufferfish.to_dict(),
+                "dp": [d.to_dict() for d in self.dp],
+                "leakage": None if self.leakage is None else self.leakage.to_dict()}
 
 
 @dataclass(frozen=True, repr=False)
 class ModelAudit(Explained):
     """Every mechanism's audit and the composition of all of them; ``budget`` (Pufferfish) and
-    ``dp_budget`` (every DP level) when given, and the neighbour ``relations`` of the DP levels."""
+    ``dp_budget`` (every DP level) when given, and the neighbour ``relations`` of the DP levels.
+    ``dp_only``: the model had no priors, so only DP levels were computed
+    (:mod:`pufferfish.verify.privacy.dp_audit`)."""
 
     mechanisms: tuple[MechanismAudit, ...]
     composition: CompositionResult | None
@@ -85,6 +90,7 @@ class ModelAudit(Explained):
     method: str = "enumeration"
     method_note: str = ""
     notes: tuple[str, ...] = ()
+    dp_only: bool = False
 
     @property
     def pufferfish_holds(self) -> bool | None:
@@ -120,6 +126,8 @@ class ModelAudit(Explained):
         data = {"check": "audit", "mechanisms": [m.to_dict() for m in self.mechanisms],
                 "composition": self.composition.to_dict() if self.composition else None,
                 "method": {"path": self.method, "note": self.method_note or None}}
+        if self.dp_only:
+            data["dp_only"] = True
         if self.notes:
             data["notes"] = list(self.notes)
         if self.relations:
@@ -136,7 +144,14 @@ class ModelAudit(Explained):
         return data
 
     def summary(self) -> str:
-        """One line: each mechanism's Pufferfish level, and the verdicts of the budgets given."""
+        """One line: each mechanism's Pufferfish level (its DP levels for a DP-only model), and
+        the verdicts of the budgets given."""
+        if self.dp_only:
+            levels = ", ".join(f"{m.name} {d.relation} {d.epsilon}" for m in self.mechanisms
+                               for d in m.dp)
+            verdict = "" if self.dp_budget is None else (
+                f"; DP budget {self.dp_budget.text} {_verdict(self.dp_holds)}")
+            return f"DP levels {levels}{verdict}"
         levels = ", ".join(f"{m.name} {m.pufferfish.epsilon}" for m in self.mechanisms)
         verdict = "" if self.budget is None else (
             f"; budget {self.budget.text} {_verdict(self.pufferfish_holds)}")
@@ -150,14 +165,20 @@ class ModelAudit(Explained):
         return audit_html(self)
 
     def explain(self, source: str = "the model") -> str:
-        """The plain-text report ``pufferfish audit`` prints (``source`` names the model)."""
+        """The plain-text report ``pufferfish audit`` prints (``source`` names the model): a row
+        per mechanism (each DP level with its decimal), then each worst case, Pufferfish and DP."""
+        from pufferfish.verify.privacy.dp_audit import approximate, explain_dp_only, witness_line
+
+        if self.dp_only:
+            return explain_dp_only(self, source)
         rows = []
         for m in self.mechanisms:
             p = m.pufferfish
             approx = epsilon_float(p.level_ratio)
             rows.append([m.name, "vacuous" if p.vacuous else compact(p.epsilon),
                          "-" if p.vacuous else "inf" if approx == math.inf else f"{approx:.4f}",
-                         ", ".join(f"{d.relation} {compact(d.epsilon)}" for d in m.dp),
+                         ", ".join(f"{d.relation} {compact(d.epsilon)} ≈{approximate(d)}"
+                                   for d in m.dp),
                          "zero" if m.leakage.zero_leakage
                          else compact(fraction_str(m.leakage.worst_shift)),
                          "-" if p.budget is None else
@@ -178,14 +199,15 @@ class ModelAudit(Explained):
                 lines.append(f"  {m.name}: vacuous: {VACUOUS_TEXT}")
             for skipped in m.pufferfish.skipped[:3]:
                 lines.append(f"  {m.name}: skipped {skipped[0]} under {skipped[1]} ({skipped[2]})")
-            if self.dp_budget is not None:
-                for d in m.dp:
-                    if not d.holds and d.dataset is not None:
-                        lines.append(f"  {m.name}: {d.relation} DP level {d.epsilon} exceeds "
-                                     f"{self.dp_budget.text}: output "
-                                     f"{jsonable_output(d.output)!r} on {list(d.dataset)} vs "
-                                     f"{list(d.neighbour)} ({fraction_str(d.p_dataset)} vs "
-                                     f"{fraction_str(d.p_neighbour)})")
+            for d in m.dp:
+                if self.dp_budget is not None and not d.holds and d.dataset is not None:
+                    lines.append(f"  {m.name}: {d.relation} DP level {d.epsilon} exceeds "
+                                 f"{self.dp_budget.text}: output "
+                                 f"{jsonable_output(d.output)!r} on {list(d.dataset)} vs "
+                                 f"{list(d.neighbour)} ({fraction_str(d.p_dataset)} vs "
+                                 f"{fraction_str(d.p_neighbour)})")
+                elif witness_line(m.name, d) is not None:
+                    lines.append(witness_line(m.name, d))
         if self.composition is not None:
             lines += ["", self.composition.explain()]
         elif self.composition_note:
@@ -291,6 +313,14 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         model = copy.copy(model)
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
     relations = audited_relations(model, neighbours, group)
+    if model.dp_only:
+        from pufferfish.verify.privacy.dp_audit import DP_ONLY_NOTE, dp_levels_only
+
+        levels = dp_levels_only(model, relations, budget, dp_budget, max_datasets, max_outputs,
+                                max_pairs, progress)
+        return ModelAudit(tuple(MechanismAudit(name, None, dps, None) for name, dps in levels),
+                          None, "", None, dp_budget, tuple(relations), "enumeration",
+                          DP_ONLY_NOTE, dp_only=True)
     if method not in ("auto", "structured", "enumeration"):
         raise ModelError(f"unknown method {method!r}; choose auto, structured or enumeration",
                          "method")

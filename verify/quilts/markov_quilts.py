@@ -37,15 +37,25 @@ from fractions import Fraction
 from itertools import combinations, product as cartesian
 from math import comb
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from pufferfish.models.bayesnet import BayesNet, Node
 from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.universe import size_text
 from pufferfish.verify.report import Explained
 
-# networkx >= 3.3 names the test is_d_separator; older versions call it d_separated.
-_d_separated = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
+if TYPE_CHECKING:  # networkx is imported where a graph is searched or built
+    import networkx as nx
+
+
+def _d_separated(graph, first: set, second: set, given: set) -> bool:
+    """networkx's d-separation test: ``is_d_separator`` from networkx 3.3, ``d_separated``
+    before."""
+    import networkx as nx
+
+    test = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
+    return test(graph, first, second, given)
+
 
 DEFAULT_MAX_CANDIDATES = 200_000
 """Default bound on the number of candidate quilts :func:`enumerate_quilts` examines."""
@@ -274,6 +284,8 @@ def chain_quilts(length: int, i: int) -> Iterator[ChainQuilt]:
 
 def path_graph(length: int) -> nx.DiGraph:
     """The chain ``1 → 2 → ... → T`` as a DiGraph."""
+    import networkx as nx
+
     g = nx.DiGraph()
     g.add_nodes_from(range(1, length + 1))
     g.add_edges_from((t, t + 1) for t in range(1, length))

@@ -406,7 +406,7 @@ def nfc_region(model: ParametricModel, epsilon: str | Budget, mechanisms: list[s
     for name in chosen:
         if name not in names:
             raise ModelError(f"no mechanism {name!r}; the model has {', '.join(names)}",
-                             "--mechanisms")
+                             "--mechanism")
     box = model.box
     if width is None:
         width = max(b - a for a, b in box.bounds) / 64

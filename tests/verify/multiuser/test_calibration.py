@@ -173,7 +173,7 @@ def test_claims_of_paper_001(claim_results):
 
 
 def test_the_report_decides_condition_20_exactly_at_lemma2_theta():
-    """The README example: (20) holds forward with equality in a column (an evaluation at a
+    """The guide's example (docs/guide.md): (20) holds forward with equality in a column (an evaluation at a
     rational end of θ's enclosure reported it violated) and fails backward."""
     from pufferfish.models.files.multiuser_file import load_multiuser_model
     from pufferfish.verify.multiuser.relaxed import relaxed_condition_at_lemma2

@@ -19,7 +19,7 @@ def test_composes_json_is_pure_json_in_a_subprocess():
     command = [sys.executable, "-c", "import sys; from pufferfish.cli.main import main; "
                "sys.exit(main())", "composes", str(example_path("hidden_coin.json")),
                "--epsilon", "0", "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode in (0, 1), done.stderr
     data = json.loads(done.stdout)           # nothing but the result object on stdout
     assert isinstance(data, dict)
@@ -34,7 +34,7 @@ def test_native_writes_to_descriptor_one_are_dropped_and_restored():
             "    os.write(1, b'native\\n')\n"
             "    print('python')\n"
             "print('after')\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout == "before\nafter\n"
 
 

@@ -158,10 +158,10 @@ def test_parse_budget_names_the_accepted_forms(text):
 def test_parse_budget_refuses_huge_exponents_at_once(text):
     import time
 
-    start = time.perf_counter()
+    start = time.process_time()          # CPU time: a loaded machine does not stretch it
     with pytest.raises(ModelError, match="exponent") as info:
         parse_budget(text, path="--epsilon")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert info.value.path == "--epsilon"
 
 

@@ -89,7 +89,7 @@ def test_bad_input_is_located():
     model = load_parametric_model(QUICK)
     with pytest.raises(ModelError) as error:
         nfc_region(model, "log(3)", ["nobody"])
-    assert error.value.path == "--mechanisms"
+    assert error.value.path == "--mechanism"
     with pytest.raises(ModelError):
         nfc_region(model, "log(3)", ["rr"], width=Fraction(0))
     family = json.loads(example_path("collapse_interval_family.json").read_text())
