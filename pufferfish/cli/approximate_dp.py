@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
-                                   add_common_options, budget_text, emit, epsilon_help,
-                                   load_pufferfish_model, model_file, model_help)
+                                   add_common_options, add_mechanism_option, budget_text, emit,
+                                   epsilon_help, load_pufferfish_model, model_file, model_help)
 from pufferfish.models.neighbours import RELATION_FORMS
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
@@ -29,8 +30,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "compute delta(eps); with --delta, check (eps, delta)-DP and exit 1 if violated"))
     parser.add_argument("--delta", help=f"delta in [0, 1] ({RATIONAL_FORMS}); alone: the least "
                                         f"eps with delta(eps) <= delta")
-    parser.add_argument("--mechanism", action="append", metavar="NAME",
-                        help="only this mechanism (repeatable; default: every mechanism)")
+    add_mechanism_option(parser, "only these (default: every mechanism)", old=())
     parser.add_argument("--neighbours", action="append", metavar="RELATION",
                         help=f"neighbour relation (repeatable; default: the model's "
                              f"\"neighbours\", else entry): {RELATION_FORMS}")

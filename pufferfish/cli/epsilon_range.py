@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   emit, load_pufferfish_model, model_file, model_help)
+                                   add_mechanism_option, emit, load_pufferfish_model, model_file,
+                                   model_help)
 from pufferfish.models.neighbours import RELATION_FORMS
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
@@ -31,8 +33,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--parameter", default="epsilon",
                         help="the program argument that becomes the symbol eps "
                              "(default: epsilon)")
-    parser.add_argument("--mechanism", action="append", metavar="NAME",
-                        help="only this mechanism (repeatable; default: every mechanism)")
+    add_mechanism_option(parser, "only these (default: every mechanism)", old=())
     parser.add_argument("--neighbours", action="append", metavar="RELATION",
                         help=f"neighbour relation (repeatable; default: the model's "
                              f"\"neighbours\", else entry): {RELATION_FORMS}")

@@ -538,13 +538,13 @@ def diluted_count(data, epsilon):
 
 def test_the_symbolic_law_read_at_an_epsilon_is_the_law_at_that_epsilon():
     from pufferfish.models.programs import EPSILON
-    from pufferfish.verify.privacy.epsilon_range import _at
+    from pufferfish.verify.privacy.epsilon_range import value_at
 
     symbolic = program_distribution(diluted_count, (1,), {"epsilon": EPSILON})
     for epsilon in [Fraction(1, 3), Fraction(2), Fraction(7, 5)]:
         direct = program_distribution(diluted_count, (1,), {"epsilon": epsilon})
         for output, p in direct.items():
-            ball = _at(ExpNumber.of(symbolic.prob(output)), epsilon, 128)
+            ball = value_at(ExpNumber.of(symbolic.prob(output)), epsilon, 128)
             low, high = ExpNumber.of(p).bounds(128)
             assert ball.lower() <= float(high) + 1e-30 and float(low) - 1e-30 <= ball.upper()
             assert ball.overlaps(ExpNumber.of(p).enclosure(128))

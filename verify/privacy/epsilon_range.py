@@ -55,7 +55,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
 from pufferfish.verify.privacy.approximate import neighbour_pairs
 from pufferfish.verify.report import Explained
 
-__all__ = ["EpsilonRangeResult", "Counterexample", "dp_for_every_epsilon"]
+__all__ = ["EpsilonRangeResult", "Counterexample", "dp_for_every_epsilon", "value_at"]
 
 
 @dataclass(frozen=True)
@@ -152,8 +152,8 @@ def dp_for_every_epsilon(universe: Universe, mechanism: Mechanism,
     return EpsilonRangeResult(mechanism.name, label, factor, low, high, True, None, comparisons)
 
 
-def _at(value: ExpNumber, epsilon: Fraction, bits: int) -> arb:
-    """A ball containing the number read at ε (``t = e^(ε/n)``)."""
+def value_at(value: ExpNumber, epsilon: Fraction, bits: int) -> arb:
+    """A ball containing the number of a symbolic run (ε = 1) read at ε: ``t = e^(ε/n)``."""
     with ctx.workprec(bits):
         u = (arb(fmpq(epsilon.numerator, epsilon.denominator)) / value.n).exp()
         num = sum((arb(c) * u ** i for i, c in enumerate(value.num.coeffs())), arb(0))
@@ -247,7 +247,7 @@ def _sign_at(difference: ExpNumber, epsilon: Fraction) -> int:
     identically: ``e^(ε/n)`` is transcendental)."""
     bits = 64
     while bits <= 1 << 14:
-        ball = _at(difference, epsilon, bits)
+        ball = value_at(difference, epsilon, bits)
         if ball > 0:
             return 1
         if ball < 0:
