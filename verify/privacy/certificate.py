@@ -25,10 +25,12 @@ certificate: :func:`audit_certificate` refuses them.
 
 >>> from pufferfish.api import load
 >>> from pufferfish.verify.privacy.audit import audit_model
->>> model = load("hidden_coin.json")
+>>> model = load("quickstart.json")
 >>> data = audit_certificate(model, audit_model(model))
->>> data["mechanisms"][0]["pufferfish"]["max_ratio"], len(data["mechanisms"][0]["datasets"])
-('inf', 4)
+>>> [(m["name"], m["pufferfish"]["max_ratio"]) for m in data["mechanisms"]]
+[('rr', '12'), ('sum', '706/137'), ('rr+sum', '1194/31')]
+>>> data["mechanisms"][0]["pufferfish"]["priors"]["sticky"]["x1=0"]["law"][0]
+[[0, 0, 0], '9/25']
 """
 
 from __future__ import annotations
