@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -112,15 +113,16 @@ class Checker:
         path = Path(path)
         if not path.is_file():
             raise BadInput(f"the model file {path} is not a regular file")
+        self.model = Model(path, read_json(path))
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         if reference.get("sha256") and reference["sha256"] != digest:
             raise Rejected(f"the model file {path} is not the one the certificate was made for "
                            f"(SHA-256 {digest[:12]}…, certificate {reference['sha256'][:12]}…)")
         self.certificate, self.threshold = certificate, threshold
-        self.model = Model(path, read_json(path))
         self.mechanisms = Mechanisms(self.model)
         self.notes: list[str] = []
         self.laws: dict = {}   # mechanism name -> {dataset key: law}
+        self.scaled: dict = {}  # (mechanism, low, high) -> its rows over one denominator
 
     # --- the whole certificate ----------------------------------------------------------------
     def run(self) -> list[str]:
@@ -279,17 +281,31 @@ class Checker:
         secret_kind, conditions = model.secrets[secret]
         if secret_kind != "where":
             raise Rejected(f"secret {secret}: a list of datasets on a universe too large to list")
-        codes = chain_statistic(model, model.priors[prior_name], positions, weight, conditions)
+        counts, scale = chain_statistic(model, model.priors[prior_name], positions, weight,
+                                        conditions)
         low = sum(min(weight(v, x) for x in model.domains[v]) for v in positions)
-        mass = sum(codes, Fraction(0))
-        rows = self._rows(name, low, low + len(codes) - 1)
-        law = {}
-        for code, p in enumerate(codes):
-            if p:
+        rows, denominator = self._scaled_rows(name, low, low + len(counts) - 1)
+        mass, law = sum(counts), {}
+        for code, m in enumerate(counts):
+            if m:
                 for k, q in rows[low + code].items():
-                    law[k] = law.get(k, Fraction(0)) + p * q
-        law = {k: v / mass for k, v in law.items() if v} if mass else {}
-        return mass, law, {code: p for code, p in enumerate(codes) if p}
+                    law[k] = law.get(k, 0) + m * q
+        law = {k: Fraction(v, mass * denominator) for k, v in law.items() if v} if mass else {}
+        return (Fraction(mass, scale), law,
+                {code: Fraction(m, scale) for code, m in enumerate(counts) if m})
+
+    def _scaled_rows(self, name: str, low: int, high: int) -> tuple[dict, int]:
+        """The rows of ``low..high`` as integers over one common denominator (cached)."""
+        if (name, low, high) not in self.scaled:
+            rows = self._rows(name, low, high)
+            denominator = 1
+            for row in rows.values():
+                for p in row.values():
+                    denominator = denominator * p.denominator // math.gcd(denominator,
+                                                                          p.denominator)
+            self.scaled[name, low, high] = ({t: {k: int(p * denominator) for k, p in row.items()}
+                                             for t, row in rows.items()}, denominator)
+        return self.scaled[name, low, high]
 
     def _rows(self, name: str, low: int, high: int) -> dict:
         spec = self.model.mechanisms[name]

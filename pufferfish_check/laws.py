@@ -5,6 +5,7 @@ and, for long chains, a statistic's law by forward recursion.  A law is ``{outpu
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 from pufferfish_check.reader import BadInput, Model, key, number
@@ -125,8 +126,8 @@ def _add(law: dict, items) -> dict:
 
 
 def chain_statistic(model: Model, prior, positions: list[int], weight, conditions: dict
-                    ) -> list[Fraction]:
-    """``Pr[s ∧ S = low + k | θ]`` for ``k = 0, 1, ...`` where ``S = Σ_{v ∈ positions}
+                    ) -> tuple[list[int], int]:
+    """``(m, scale)`` with ``m[k]/scale = Pr[s ∧ S = low + k | θ]`` for ``k = 0, 1, ...`` where ``S = Σ_{v ∈ positions}
     weight(v, D_v)`` (integers), ``s`` the conjunction ``conditions`` (position -> allowed value
     keys) and ``θ`` a Markov chain, product or uniform prior on a product universe: a forward
     recursion over the attributes on integers scaled by each step's common denominator."""
@@ -141,14 +142,11 @@ def chain_statistic(model: Model, prior, positions: list[int], weight, condition
         initial, kernels = body
     else:
         raise BadInput(f"a {kind} prior has no forward recursion in the checker")
-    low = sum(min(weight(v, x) for x in model.domains[v]) for v in positions)
-    chosen = set(positions)
+    offsets = [{key(x): (weight(v, x) - min(weight(v, y) for y in d)) if v in positions else 0
+                for x in d} for v, d in enumerate(model.domains)]
 
     def step_weight(v: int, value_key: str) -> int:
-        if v not in chosen:
-            return 0
-        x = next(x for x in model.domains[v] if key(x) == value_key)
-        return weight(v, x) - min(weight(v, y) for y in model.domains[v])
+        return offsets[v][value_key]
 
     def allowed(v: int, value_key: str) -> bool:
         return v not in conditions or value_key in conditions[v]
@@ -156,7 +154,7 @@ def chain_statistic(model: Model, prior, positions: list[int], weight, condition
     def scaled(row: dict) -> tuple[dict, int]:
         scale = 1
         for p in row.values():
-            scale = scale * p.denominator // _gcd(scale, p.denominator)
+            scale = scale * p.denominator // math.gcd(scale, p.denominator)
         return {k: int(p * scale) for k, p in row.items()}, scale
 
     row, total_scale = scaled(initial)
@@ -169,7 +167,7 @@ def chain_statistic(model: Model, prior, positions: list[int], weight, condition
         scales = {a: scaled(r) for a, r in kernels[v - 1].items()}
         step_scale = 1
         for _, s in scales.values():
-            step_scale = step_scale * s // _gcd(step_scale, s)
+            step_scale = step_scale * s // math.gcd(step_scale, s)
         for (a, code), m in state.items():
             ints, s = scales[a]
             for b, t in ints.items():
@@ -181,10 +179,4 @@ def chain_statistic(model: Model, prior, positions: list[int], weight, condition
     law = [0] * (top + 1)
     for (_, code), m in state.items():
         law[code] += m
-    return [Fraction(m, total_scale) for m in law]
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+    return law, total_scale

@@ -13,7 +13,9 @@ output ``ω``: ``found(ω) <= Pr[ω] <= found(ω) + left_out``.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import math
 import sys
 import types
 from fractions import Fraction
@@ -65,24 +67,23 @@ class Enumerator:
         return value
 
     def noise(self, alpha: Fraction, two_sided: bool) -> int:
-        run = self.run
-        scale = (1 - alpha) / (1 + alpha) if two_sided else 1 - alpha
-        fresh = run.fresh
+        run, fresh = self.run, self.run.fresh
+        pmf, outside, log_pmf = _noise_table(alpha, two_sided)
+        # the radius is chosen in floating point; the mass left outside it is exact
+        budget = math.log2(float(run.weight)) - math.log2(float(self.threshold))
         radius = -1
-        while run.weight * scale * alpha ** (radius + 1) >= self.threshold:
+        while radius + 1 < len(log_pmf) and budget + log_pmf[radius + 1] >= 0:
             radius += 1
         if radius < 0:
             if fresh:
                 self.left_out += run.weight
             raise _Stop
-        # Pr[|Z| > r] = 2α^(r+1)/(1+α) two-sided, Pr[Z > r] = α^(r+1) one-sided
-        outside = 2 * alpha ** (radius + 1) / (1 + alpha) if two_sided else alpha ** (radius + 1)
         if fresh:
-            self.left_out += run.weight * outside
+            self.left_out += run.weight * outside[radius]
         values = ([0] + [z for r in range(1, radius + 1) for z in (r, -r)] if two_sided
                   else list(range(radius + 1)))
         index = run.decide(len(values))
-        run.weight *= scale * alpha ** abs(values[index])
+        run.weight *= pmf[abs(values[index])]
         return values[index]
 
     def law(self, program, dataset: tuple, arguments: dict) -> tuple[dict, Fraction, int]:
@@ -114,6 +115,19 @@ class Enumerator:
         return found, self.left_out, self.runs
 
 
+@functools.lru_cache(maxsize=64)
+def _noise_table(alpha: Fraction, two_sided: bool, radii: int = 400):
+    """``Pr[Z = ±r]`` (one value), ``Pr[|Z| > r]`` exactly, and ``log2 Pr[Z = r]`` (a float, to
+    choose radii) for ``r < radii``: two-sided ``(1 − α)/(1 + α)·α^|z|``, tail ``2α^(r+1)/(1 + α)``;
+    one-sided ``(1 − α)·α^z``, tail ``α^(r+1)``."""
+    scale = (1 - alpha) / (1 + alpha) if two_sided else 1 - alpha
+    pmf = [scale * alpha ** r for r in range(radii)]
+    outside = [(2 / (1 + alpha) if two_sided else 1) * alpha ** (r + 1) for r in range(radii)]
+    return pmf, outside, [math.log2(float(scale)) + r * math.log2(float(alpha))
+                          for r in range(radii)]
+
+
+@functools.lru_cache(maxsize=64)
 def _alpha(alpha) -> Fraction:
     value = Fraction(alpha) if isinstance(alpha, int | str | Fraction) and not isinstance(
         alpha, bool) else None
