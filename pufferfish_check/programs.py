@@ -1,14 +1,10 @@
-"""Programs run by the checker with its own primitives: finite draws exactly, geometric noise in a
-window, with the exact mass left outside the window as a rigorous bound.
-
-A program file is loaded with a stand-in module in place of ``pufferfish.models.programs`` (in
-``sys.modules`` only while the file is imported; nothing of the engine is imported).  Its runs are
-enumerated by replay: each run follows a prefix of choices; a new draw of geometric noise, on a
-path of probability ``w``, offers the values ``z`` with ``|z| <= r``, ``r`` the largest radius with
-``w·Pr[Z = ±r] >= threshold``, and adds ``w·Pr[|Z| > r]`` (exact) to the mass left out (all of
-``w`` when even ``z = 0`` falls below the threshold, the run then stopping there).  Every run of
-positive probability is either completed or accounted for in the mass left out, so for every
-output ``ω``: ``found(ω) <= Pr[ω] <= found(ω) + left_out``.
+"""Programs run with the checker's own primitives: finite draws exactly, geometric noise in a
+window whose outside mass is exact.  A program file is loaded with a stand-in module in place of
+``pufferfish.models.programs`` (in ``sys.modules`` only while the file loads).  Runs are replayed
+by prefixes of choices; a new draw of noise on a path of mass ``w`` offers ``|z| <= r`` for the
+largest ``r`` with ``w·Pr[Z = ±r] >= threshold`` and leaves out ``w·Pr[|Z| > r]`` (all of ``w``
+below the threshold, the run stopping).  Every run is found or left out, so for each output
+``ω``: ``found(ω) <= Pr[ω] <= found(ω) + left_out``.
 """
 
 from __future__ import annotations
@@ -30,60 +26,47 @@ class _Stop(Exception):
     """The run's remaining mass fell below the threshold; it is counted as left out."""
 
 
-class _Run:
-    def __init__(self, prefix: list[int], enumerator: "Enumerator") -> None:
-        self.prefix, self.taken, self.options = prefix, [], []
-        self.weight, self.enumerator = Fraction(1), enumerator
-
-    def decide(self, count: int) -> int:
-        position = len(self.taken)
-        index = self.prefix[position] if position < len(self.prefix) else 0
-        self.taken.append(index)
-        self.options.append(count)
-        return index
-
-    @property
-    def fresh(self) -> bool:
-        return len(self.taken) >= len(self.prefix)
-
-
 class Enumerator:
-    """Replay enumeration of one program on one dataset (module docstring)."""
+    """Replay enumeration of one program on one dataset (module docstring).  A run replays the
+    choices ``prefix``, then takes the first option of every new draw; ``taken``/``options``
+    record each draw's choice and number of options, so the runs still to do are known."""
 
     current: "Enumerator | None" = None
 
     def __init__(self, threshold: Fraction = DEFAULT_THRESHOLD, max_runs: int = 2_000_000) -> None:
-        self.threshold, self.max_runs = threshold, max_runs
-        self.run: _Run | None = None
-        self.left_out = Fraction(0)
-        self.runs = 0
+        self.threshold, self.max_runs, self.left_out, self.runs = threshold, max_runs, Fraction(0), 0
+
+    def decide(self, count: int) -> tuple[int, bool]:
+        """The option taken at the next draw, and whether the draw is new (not replayed)."""
+        position = len(self.taken)
+        index = self.prefix[position] if position < len(self.prefix) else 0
+        self.taken.append(index)
+        self.options.append(count)
+        return index, position >= len(self.prefix)
 
     def choose(self, options: list[tuple[object, Fraction]]) -> object:
         options = [(v, Fraction(p)) for v, p in options if p]
         if sum(p for _, p in options) != 1:
             raise BadInput("a program's choice has probabilities that do not sum to 1")
-        value, p = options[self.run.decide(len(options))] if len(options) > 1 else options[0]
-        self.run.weight *= p
+        value, p = options[self.decide(len(options))[0]] if len(options) > 1 else options[0]
+        self.weight *= p
         return value
 
     def noise(self, alpha: Fraction, two_sided: bool) -> int:
-        run, fresh = self.run, self.run.fresh
         pmf, outside, log_pmf = _noise_table(alpha, two_sided)
         # the radius is chosen in floating point; the mass left outside it is exact
-        budget = math.log2(float(run.weight)) - math.log2(float(self.threshold))
-        radius = -1
+        radius, budget = -1, (math.log2(float(self.weight)) - math.log2(float(self.threshold))
+                              if self.weight >= self.threshold else -1)
         while radius + 1 < len(log_pmf) and budget + log_pmf[radius + 1] >= 0:
             radius += 1
-        if radius < 0:
-            if fresh:
-                self.left_out += run.weight
-            raise _Stop
+        values = ([] if radius < 0 else [0] + [z for r in range(1, radius + 1) for z in (r, -r)]
+                  if two_sided else list(range(radius + 1)))
+        index, fresh = self.decide(max(1, len(values)))
         if fresh:
-            self.left_out += run.weight * outside[radius]
-        values = ([0] + [z for r in range(1, radius + 1) for z in (r, -r)] if two_sided
-                  else list(range(radius + 1)))
-        index = run.decide(len(values))
-        run.weight *= pmf[abs(values[index])]
+            self.left_out += self.weight * (outside[radius] if values else 1)
+        if not values:
+            raise _Stop
+        self.weight *= pmf[abs(values[index])]
         return values[index]
 
     def law(self, program, dataset: tuple, arguments: dict) -> tuple[dict, Fraction, int]:
@@ -96,22 +79,23 @@ class Enumerator:
                 self.runs += 1
                 if self.runs > self.max_runs:
                     raise BadInput(f"more than {self.max_runs} runs on dataset {list(dataset)}")
-                self.run = run = _Run(pending.pop(), self)
+                self.prefix, self.taken, self.options, self.weight = pending.pop(), [], [], Fraction(1)
                 try:
                     output = program(dataset, **arguments)
                 except _Stop:
                     output = _Stop
-                for position in range(len(run.prefix), len(run.taken)):
-                    for alternative in range(1, run.options[position]):
-                        pending.append(run.taken[:position] + [alternative])
+                for position in range(len(self.prefix), len(self.taken)):
+                    pending += [self.taken[:position] + [k] for k in range(1, self.options[position])]
                 if output is not _Stop:
                     try:
                         k = key(output)
                     except (TypeError, ValueError):
                         raise BadInput(f"a program returned {output!r:.60}, not a JSON value")
-                    found[k] = found.get(k, Fraction(0)) + run.weight
+                    found[k] = found.get(k, Fraction(0)) + self.weight
         finally:
             Enumerator.current = previous
+        if sum(found.values()) + self.left_out != 1:  # every run is found or left out, exactly
+            raise RuntimeError("the checker's enumeration lost mass: a defect of the checker")
         return found, self.left_out, self.runs
 
 
@@ -129,11 +113,9 @@ def _noise_table(alpha: Fraction, two_sided: bool, radii: int = 400):
 
 @functools.lru_cache(maxsize=64)
 def _alpha(alpha) -> Fraction:
-    value = Fraction(alpha) if isinstance(alpha, int | str | Fraction) and not isinstance(
-        alpha, bool) else None
-    if value is None or not 0 <= value < 1:
+    if isinstance(alpha, bool | float) or not 0 <= Fraction(alpha) < 1:
         raise ValueError(f"alpha must be an exact number in [0, 1), got {alpha!r}")
-    return value
+    return Fraction(alpha)
 
 
 def choice(weighted):
@@ -142,12 +124,10 @@ def choice(weighted):
 
 
 def coin(p=Fraction(1, 2)):
-    p = Fraction(p)
-    return choice([(True, p), (False, 1 - p)])
+    return choice([(True, Fraction(p)), (False, 1 - Fraction(p))])
 
 
 def uniform(values):
-    values = list(values)
     return choice([(v, Fraction(1, len(values))) for v in values])
 
 
@@ -159,41 +139,33 @@ def exponential_mechanism(scores, base):
 
 
 def geometric(alpha):
-    alpha = _alpha(alpha)
-    return Enumerator.current.noise(alpha, True) if alpha else 0
+    return Enumerator.current.noise(_alpha(alpha), True) if _alpha(alpha) else 0
 
 
 def one_sided_geometric(alpha):
-    alpha = _alpha(alpha)
-    return Enumerator.current.noise(alpha, False) if alpha else 0
+    return Enumerator.current.noise(_alpha(alpha), False) if _alpha(alpha) else 0
 
 
 def load_program(file: Path, function: str):
     """The function ``function`` of the program ``file``, imported with the stand-in module."""
-    stand_in = types.ModuleType("pufferfish.models.programs")
-    for name in ("choice", "coin", "uniform", "exponential_mechanism", "geometric",
-                 "one_sided_geometric"):
-        setattr(stand_in, name, globals()[name])
     names = ("pufferfish", "pufferfish.models", "pufferfish.models.programs")
     saved = {name: sys.modules.get(name) for name in names}
-    for name in names[:2]:
+    for name in names:
         sys.modules[name] = types.ModuleType(name)
         sys.modules[name].__path__ = []
-    sys.modules[names[2]] = stand_in
+    for name in ("choice", "coin", "uniform", "exponential_mechanism", "geometric",
+                 "one_sided_geometric"):
+        setattr(sys.modules[names[2]], name, globals()[name])
     try:
-        spec = importlib.util.spec_from_file_location(f"_checked_program_{file.stem}", file)
-        if spec is None:
-            raise BadInput(f"cannot load the program {file}")
+        spec = importlib.util.spec_from_loader(f"_checked_{file.stem}", loader=None)
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module.__file__ = str(file)
+        exec(compile(file.read_text(encoding="utf-8"), str(file), "exec"), module.__dict__)
     except OSError as error:
         raise BadInput(f"cannot read the program {file}: {error}") from None
     finally:
         for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
+            sys.modules.pop(name, None) if previous is None else sys.modules.update({name: previous})
     if not callable(getattr(module, function, None)):
         raise BadInput(f"{file} has no function {function!r}")
     return getattr(module, function)

@@ -1,14 +1,12 @@
-"""The checker's own reader of Pufferfish model files (the subset of docs/model-files.md that the
-shipped examples use), written with the standard library only: universe, priors (table,
-independent, markov, uniform, bayesnet written out or in BIF), secrets, pairs, entry pairs,
-mechanisms (table, query with geometric noise, randomized response, compose, repeat,
-postprocess, program) and neighbour relations.  Numbers are exact ``Fraction``; a float is
-refused."""
+"""The checker's own reader of Pufferfish model files (docs/model-files.md: universe; table,
+independent, markov, uniform and bayesnet priors, BIF included; secrets, pairs, entry pairs;
+neighbour relations).  Numbers are exact ``Fraction``; a float is refused."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -24,11 +22,10 @@ def key(value) -> str:
 
 
 def number(value, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise BadInput(f"{where}: {value!r} is not an exact number")
     try:
+        assert isinstance(value, int | str) and not isinstance(value, bool)
         return Fraction(value)
-    except (ValueError, ZeroDivisionError):
+    except (AssertionError, ValueError, ZeroDivisionError):
         raise BadInput(f"{where}: {value!r} is not an exact number") from None
 
 
@@ -36,8 +33,7 @@ def read_json(path: Path):
     def no_float(text):
         raise BadInput(f"{path}: a float ({text}) where exact numbers are required")
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"), parse_float=no_float,
-                          parse_constant=no_float)
+        return json.loads(path.read_text("utf-8-sig"), parse_float=no_float, parse_constant=no_float)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"cannot read {path}: {error}") from None
 
@@ -58,19 +54,14 @@ class Model:
         self.product = data.get("datasets", "all") == "all"
         self.records = [[self.attributes.index(a) for a in r] for r in data.get("records", [])] \
             or [[i] for i in range(len(self.attributes))]
-        self.size = 1
-        for d in self.domains:
-            self.size *= len(d)
-        if not self.product:
-            self.size = len(data["datasets"])
+        self.size = math.prod(map(len, self.domains)) if self.product else len(data["datasets"])
         self.priors = {name: self._prior(name, spec) for name, spec in data["priors"].items()}
         self.secrets = {name: self._secret(spec) for name, spec in data.get("secrets", {}).items()}
         self.directions = []
         for pair in data.get("pairs", []):
             first, second = pair["pair"] if isinstance(pair, dict) else pair
-            self.directions.append((first, second))
-            if not (isinstance(pair, dict) and pair.get("directed")):
-                self.directions.append((second, first))
+            directed = isinstance(pair, dict) and pair.get("directed")
+            self.directions += [(first, second)] + ([] if directed else [(second, first)])
         if data.get("entry_pairs"):
             for i, (attribute, domain) in enumerate(zip(self.attributes, self.domains)):
                 for k, a in enumerate(domain):
@@ -86,11 +77,9 @@ class Model:
     def datasets(self, limit: int = 2 ** 20):
         """Every dataset (a list of values) of the universe, in order."""
         if self.size > limit:
-            raise BadInput(f"the universe has {self.size} datasets, more than the checker "
-                           f"enumerates ({limit})")
-        if self.product:
-            return [list(d) for d in itertools.product(*self.domains)]
-        return [list(d) for d in self.data["datasets"]]
+            raise BadInput(f"the universe has {self.size} datasets, more than the checker lists")
+        return [list(d) for d in (itertools.product(*self.domains) if self.product
+                                  else self.data["datasets"])]
 
     def value(self, position: int, text: str):
         """The domain value a prior's key text names (``"0"`` names ``0``, ``"yes"`` ``"yes"``)."""
@@ -138,37 +127,24 @@ class Model:
         if kind == "uniform":
             return Fraction(1, self.size)
         if kind == "independent":
-            p = Fraction(1)
-            for row, k in zip(body, keys):
-                p *= row.get(k, 0)
-            return p
+            return math.prod(row.get(k, 0) for row, k in zip(body, keys))
         if kind == "markov":
-            initial, kernels = body
-            p = initial.get(keys[0], Fraction(0))
-            for kernel, a, b in zip(kernels, keys, keys[1:]):
-                p *= kernel.get(a, {}).get(b, 0)
-            return p
-        p = Fraction(1)
-        for i, (parents, cpt) in body.items():
-            row = cpt.get(tuple(_text(dataset[j]) for j in parents), {})
-            p *= row.get(keys[i], 0)
-        return p
+            return body[0].get(keys[0], 0) * math.prod(
+                kernel.get(a, {}).get(b, 0) for kernel, a, b in zip(body[1], keys, keys[1:]))
+        return math.prod(cpt.get(tuple(_text(dataset[j]) for j in parents), {}).get(keys[i], 0)
+                         for i, (parents, cpt) in body.items())
 
     # --- secrets ----------------------------------------------------------------------------
     def _secret(self, spec: dict):
         if "datasets" in spec:
             return "datasets", {key(d) for d in spec["datasets"]}
-        where = {}
-        for attribute, allowed in spec["where"].items():
-            values = allowed if isinstance(allowed, list) else [allowed]
-            where[self.attributes.index(attribute)] = {key(v) for v in values}
-        return "where", where
+        return "where", {self.attributes.index(a): {key(v) for v in (
+            allowed if isinstance(allowed, list) else [allowed])} for a, allowed in spec["where"].items()}
 
     def holds(self, secret: str, dataset: list) -> bool:
         kind, body = self.secrets[secret]
-        if kind == "datasets":
-            return key(dataset) in body
-        return all(key(dataset[i]) in allowed for i, allowed in body.items())
+        return (key(dataset) in body if kind == "datasets"
+                else all(key(dataset[i]) in allowed for i, allowed in body.items()))
 
 
 def _text(value) -> str:
@@ -189,17 +165,10 @@ def read_bif(path: Path) -> dict:
     for m in re.finditer(r"probability\s*\(\s*([^|)]+?)\s*(?:\|\s*([^)]*))?\)\s*\{([^}]*)\}", text):
         node, parents = m[1].strip(), [p.strip() for p in (m[2] or "").split(",") if p.strip()]
         cpt = {}
-        for line in m[3].split(";"):
-            line = line.strip()
-            if not line:
-                continue
-            if line.startswith("table"):
-                row, numbers = "", line[5:]
-            else:
-                inside = re.match(r"\(([^)]*)\)(.*)", line, re.S)
-                row, numbers = ",".join(v.strip() for v in inside[1].split(",")), inside[2]
-            cpt[row] = {v: str(Fraction(n.strip()))
-                        for v, n in zip(values[node], numbers.split(","))}
+        for line in filter(None, map(str.strip, m[3].split(";"))):
+            row, numbers = re.fullmatch(r"(?:table|\(([^)]*)\))(.*)", line, re.S).groups()
+            cpt[",".join(v.strip() for v in (row or "").split(",") if v.strip())] = {
+                v: str(Fraction(n.strip())) for v, n in zip(values[node], numbers.split(","))}
         nodes[node] = {"parents": parents, "cpt": cpt}
     return nodes
 
@@ -211,23 +180,17 @@ def relation(text) -> tuple:
             return "pairs", {frozenset((key(a), key(b))) for a, b in text["pairs"]}
         return "add_remove", key(text["add_remove"]["absent"])
     kind, _, k = str(text).partition(":")
-    if kind in ("entry", "record"):
-        return kind, None
-    if kind in ("group", "linf", "l1"):
-        return kind, number(k, "neighbours")
-    raise BadInput(f"unknown neighbour relation {text!r}")
+    if kind not in ("entry", "record", "group", "linf", "l1"):
+        raise BadInput(f"unknown neighbour relation {text!r}")
+    return kind, number(k, "neighbours") if k else None
 
 
 def adjacent(model: Model, rel: tuple, first: list, second: list) -> bool:
     """Whether two datasets are neighbours, from the relation's definition."""
     kind, k = rel
     changed = [i for i, (a, b) in enumerate(zip(first, second)) if key(a) != key(b)]
-    if not changed:
-        return False
-    if kind == "entry":
-        return len(changed) == 1
-    if kind == "group":
-        return len(changed) <= k
+    if not changed or kind in ("entry", "group"):
+        return 0 < len(changed) <= (1 if kind == "entry" else k)
     if kind == "record":
         return any(set(changed) <= set(r) for r in model.records)
     if kind in ("linf", "l1"):
@@ -235,10 +198,8 @@ def adjacent(model: Model, rel: tuple, first: list, second: list) -> bool:
         return (max(moves) if kind == "linf" else sum(moves)) <= k
     if kind == "pairs":
         return frozenset((key(first), key(second))) in k
-    for r in model.records:  # add_remove: one record absent in one, present in the other
-        if not set(changed) <= set(r):
-            continue
-        absent = [all(key(d[i]) == k for i in r) for d in (first, second)]
-        present = [all(key(d[i]) != k for i in r) for d in (first, second)]
+    for r in (r for r in model.records if set(changed) <= set(r)):  # add_remove: one record
+        absent = [all(key(d[i]) == k for i in r) for d in (first, second)]  # absent in one,
+        present = [all(key(d[i]) != k for i in r) for d in (first, second)]  # present in the other
         return (absent[0] and present[1]) or (absent[1] and present[0])
     return False
