@@ -201,3 +201,36 @@ def test_a_certificate_is_for_its_model_file(tmp_path):
     other.write_text((EXAMPLES / "hidden_coin.json").read_text().replace("1/2", "1/3", 1))
     result = check_certificate(data, other)
     assert not result.accepted and "not the one the certificate was made for" in result.reason
+
+
+def test_every_neighbour_relation_is_rechecked(tmp_path):
+    """Records, add/remove, l1 and a listed pairs file: the checker's own reading of each
+    relation gives the audit's DP levels; a level taken under another relation is rejected."""
+    model = {"pufferfish_model": 1, "attributes": ["a1", "a2", "b1"], "domain": [0, 1, 2],
+             "datasets": "all", "records": [["a1", "a2"], ["b1"]],
+             "priors": {"u": {"uniform": True},
+                        "chain": {"markov": {"initial": {"0": "1/2", "1": "1/4", "2": "1/4"},
+                                             "transition": {"0": {"0": "1/2", "1": "1/2"},
+                                                            "1": {"1": "1/3", "2": "2/3"},
+                                                            "2": {"0": "1"}}}}},
+             "secrets": {"low": {"where": {"a1": [0, 1]}}, "high": {"where": {"a1": 2}}},
+             "pairs": [{"pair": ["low", "high"], "directed": True}],
+             "mechanisms": {"rr": {"per_entry": {"randomized_response": {"keep": "1/2"}}},
+                            "count": {"query": {"count": {"value": 2}},
+                                      "noise": {"geometric": {"alpha": "1/3", "min": 0,
+                                                              "max": 2}}}}}
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(model))
+    pairs = {"pairs": [[[0, 0, 0], [2, 2, 2]], [[1, 0, 0], [1, 0, 1]]]}
+    data = json.loads(json.dumps(pufferfish.certificate(
+        str(path), "1", neighbours=["entry", "record", "add_remove:0", "l1:2",
+                                    {"pairs": pairs["pairs"]}], epsilon_dp="log(4)", group=2)))
+    result = check_certificate(data)
+    assert result.accepted, result.reason
+    assert len(data["mechanisms"][0]["dp"]) == 6 and data["mechanisms"][2]["kind"] == "joint"
+    relabelled = copy.deepcopy(data)
+    relabelled["mechanisms"][0]["dp"][0]["neighbours"] = "group:3"
+    assert not check_certificate(relabelled).accepted
+    dropped = copy.deepcopy(data)
+    del dropped["mechanisms"][1]["dp"][1]
+    assert "relations" in check_certificate(dropped).reason
