@@ -133,6 +133,8 @@ class Checker:
                 self.laws[name] = None  # re-derived by forward recursion
             else:
                 self.laws[name] = self._dataset_laws(name, entry.get("datasets"), structured)
+            for t, law in entry.get("rows", []):  # structured: each statistic value's law
+                same_law(law_of(law, name), self._rows(name, t, t)[t], f"{name}.rows.{t}")
             verdicts.append(self._pufferfish(entry, c.get("budget"), structured))
             relations = [dp["neighbours"] for dp in entry["dp"]]
             if entry.get("kind") != "joint" and relations != c.get("neighbours"):

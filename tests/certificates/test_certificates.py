@@ -234,3 +234,13 @@ def test_every_neighbour_relation_is_rechecked(tmp_path):
     dropped = copy.deepcopy(data)
     del dropped["mechanisms"][1]["dp"][1]
     assert "relations" in check_certificate(dropped).reason
+
+
+def test_the_rows_of_a_structured_certificate_are_rechecked():
+    data = certify("chain_sum_T60.json")
+    assert [t for t, _ in data["mechanisms"][0]["rows"]] == list(range(61))
+    assert "statistic" in data["mechanisms"][0]["pufferfish"]["priors"]["chain"]["x1=0"]
+
+    def row(d):
+        d["mechanisms"][0]["rows"][7][1][0][1] = "1/2"
+    assert "rows.7" in tampered(data, row)

@@ -11,8 +11,8 @@ each audited mechanism and for the joint release of several:
   Composition for Pufferfish Privacy, §2.2) can be recomputed; every ordered pair's worst ratio
   with its output and two probabilities; the skipped pairs; the level, the witness and, with a
   budget, the verdict.  On the structured path (:mod:`pufferfish.verify.structured`) each
-  secret's law of the statistic the mechanism reads (``Pr[s ∧ code = k | θ]``, the code being the
-  statistic minus its least value) is given as well, and no dataset is listed;
+  secret's law of the sum or count a query mechanism reads (``Pr[s ∧ code = k | θ]``, the code
+  being the statistic minus its least value) is given as well, and no dataset is listed;
 * ``dp``: per neighbour relation the level, its witness (two neighbouring datasets, the output
   and its two probabilities) and, with a DP budget, the verdict; the per-dataset laws above let
   every neighbouring pair be recomputed (on the structured path, ``rows``: the output law of
@@ -123,18 +123,19 @@ def _laws(model, mechanism, structured, max_datasets, max_outputs) -> dict:
     if structured:
         from pufferfish.verify.structured.laws import output_laws
 
+        reads_a_sum = (isinstance(mechanism, QueryMechanism)
+                       and mechanism.query.kind in ("sum", "count"))
         for prior, laws in output_laws(model, mechanism, max_outputs).items():
             per_secret = result.setdefault(prior, {})
             for secret in secrets:
                 mass = Fraction(int(laws.mass(secret).p), int(laws.mass(secret).q))
-                law = laws.exact(secret)
-                statistic = laws.law(secret)
-                per_secret[secret.name] = {
-                    "mass": fraction_str(mass),
-                    "law": _law({o: (Fraction(int(v.p), int(v.q)) / mass if mass else Fraction(0))
-                                 for o, v in zip(laws.outputs, law)}),
-                    "statistic": [[k, fraction_str(Fraction(int(c.p), int(c.q)))]
-                                  for k, c in enumerate(statistic.coeffs()) if c != 0]}
+                per_secret[secret.name] = {"mass": fraction_str(mass), "law": _law(
+                    {o: (Fraction(int(v.p), int(v.q)) / mass if mass else Fraction(0))
+                     for o, v in zip(laws.outputs, laws.exact(secret))})}
+                if reads_a_sum:  # the law of the sum or count itself, by its code
+                    per_secret[secret.name]["statistic"] = [
+                        [k, fraction_str(Fraction(int(c.p), int(c.q)))]
+                        for k, c in enumerate(laws.law(secret).coeffs()) if c != 0]
         return result
     for prior, support in prior_supports(model, max_datasets).items():
         masses = {s.name: Fraction(0) for s in secrets}
