@@ -22,7 +22,6 @@ pufferfish_check.reader.BadInput: the certificate names no model file: give it o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from pufferfish_check.check import Checker, Rejected
 from pufferfish_check.programs import DEFAULT_THRESHOLD
@@ -40,8 +39,7 @@ class CheckResult:
     notes: tuple[str, ...] = ()
 
 
-def check_certificate(certificate: dict, model_file=None,
-                      threshold: Fraction = DEFAULT_THRESHOLD) -> CheckResult:
+def check_certificate(certificate: dict, model_file=None, threshold=DEFAULT_THRESHOLD) -> CheckResult:
     """Check a certificate (the parsed JSON) against its model file (``model_file``, else the
     file the certificate names).  Raises :class:`BadInput` for files that cannot be read."""
     try:

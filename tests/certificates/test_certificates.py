@@ -244,3 +244,19 @@ def test_the_rows_of_a_structured_certificate_are_rechecked():
     def row(d):
         d["mechanisms"][0]["rows"][7][1][0][1] = "1/2"
     assert "rows.7" in tampered(data, row)
+
+
+def test_a_universe_the_checker_cannot_list_is_refused():
+    """An enumerated audit's certificate lists every dataset: above the checker's 2^16 it is
+    refused with the figure (the structured path certifies such chains without listing them)."""
+    from pufferfish.models.errors import TooLargeError
+    from pufferfish.verify.privacy.audit import audit_model
+    from pufferfish.verify.privacy.certificate import LISTED_DATASETS, audit_certificate
+
+    small = pufferfish.load("quickstart.json")
+    data = json.loads((EXAMPLES / "chain_sum_T60.json").read_text())
+    data["attributes"] = data["attributes"][:17]
+    large = pufferfish.load(data)
+    assert large.universe.size > LISTED_DATASETS
+    with pytest.raises(TooLargeError, match="131,072|131072"):
+        audit_certificate(large, audit_model(small))

@@ -40,12 +40,12 @@ import os
 from fractions import Fraction
 from pathlib import Path
 
-from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
 from pufferfish.models.mechanisms import Mechanism, QueryMechanism, compose, jsonable_output
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import fraction_str
-from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.privacy.audit import ModelAudit
 from pufferfish.verify.privacy.dp import DPResult
 from pufferfish.verify.privacy.pufferfish import PufferfishResult, pair_secrets
@@ -53,6 +53,9 @@ from pufferfish.verify.privacy.supports import prior_supports
 
 CERTIFICATE_VERSION = 1
 """The ``"pufferfish_certificate"`` key's value; bumped when a field changes meaning."""
+
+LISTED_DATASETS = 2 ** 16
+"""The most datasets an enumerated audit's certificate lists (the checker enumerates as many)."""
 
 
 def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None, *,
@@ -67,8 +70,14 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
         raise UnsupportedError(f"the prior family {names} is an infinite set of priors: a "
                                f"certificate lists each prior's laws, so it covers finite priors "
                                f"only", "priors")
-    chosen = [model.mechanisms[m.name] for m in audit.mechanisms]
     structured = audit.method == "structured"
+    if not structured and model.universe.size > LISTED_DATASETS:
+        raise TooLargeError(f"a certificate of an enumerated audit lists every dataset's output "
+                            f"law, and the universe has {size_text(model.universe.size)} "
+                            f"datasets, more than the {size_text(LISTED_DATASETS)} the checker "
+                            f"enumerates; the structured path (--method structured) certifies "
+                            f"sum and count queries on chains without listing them", "certificate")
+    chosen = [model.mechanisms[m.name] for m in audit.mechanisms]
     entries = []
     for mechanism, result in zip(chosen, audit.mechanisms):
         entry = {"name": mechanism.name, "kind": "mechanism"}
@@ -212,4 +221,4 @@ def write_certificate(data: dict, path: str | os.PathLike, option: str = "") -> 
     write_json_atomically(data, path, option)
 
 
-__all__ = ["CERTIFICATE_VERSION", "audit_certificate", "write_certificate"]
+__all__ = ["CERTIFICATE_VERSION", "LISTED_DATASETS", "audit_certificate", "write_certificate"]
