@@ -260,3 +260,41 @@ def test_a_universe_the_checker_cannot_list_is_refused():
     assert large.universe.size > LISTED_DATASETS
     with pytest.raises(TooLargeError, match="131,072|131072"):
         audit_certificate(large, audit_model(small))
+
+
+PROGRAM = '''
+from pufferfish.models.programs import (choice, coin, exponential_mechanism, geometric,
+                                        one_sided_geometric, uniform)
+
+
+def mixed(data, base):
+    if coin("1/3"):
+        return ["coin", data[0] + uniform([0, 1, 1])]
+    picked = exponential_mechanism({"a": data[0], "b": data[1]}, base)
+    shade = choice({"light": "1/4", "dark": "3/4"})
+    noisy = data[1] + one_sided_geometric("1/3")
+    return [picked, shade, min(noisy, 2), data[0] + geometric("1/5") >= 1]
+'''
+
+
+def test_every_primitive_of_programs_is_rechecked(tmp_path):
+    """The checker's own coin, choice, uniform, exponential mechanism and both geometric noises
+    bound the toolkit's exact laws; a probability moved by the size of the window's bound is
+    caught."""
+    (tmp_path / "mixed.py").write_text(PROGRAM)
+    model = {"pufferfish_model": 1, "attributes": ["x", "y"], "domain": [0, 1], "datasets": "all",
+             "priors": {"u": {"uniform": True}}, "entry_pairs": True,
+             "mechanisms": {"mixed": {"program": {"file": "mixed.py", "function": "mixed",
+                                                  "arguments": {"base": "2"}}}}}
+    (tmp_path / "mixed.json").write_text(json.dumps(model))
+    data = json.loads(json.dumps(pufferfish.certificate(str(tmp_path / "mixed.json"), "1")))
+    result = check_certificate(data)
+    assert result.accepted, result.reason
+    law = data["mechanisms"][0]["datasets"][0][1]
+    assert any(output[0] == "coin" for output, _ in law) and len(law) > 10
+
+    def moved(d):
+        moved_law = d["mechanisms"][0]["datasets"][0][1]
+        moved_law[0][1] = str(Fraction(law[0][1]) + Fraction(1, 10))
+        moved_law[-1][1] = str(Fraction(law[-1][1]) - Fraction(1, 10))
+    assert "outside" in tampered(data, moved) or "recomputed" in tampered(data, moved)
