@@ -91,3 +91,16 @@ def test_python_audit_writes_the_certificate(tmp_path):
         pufferfish.certificate(pufferfish.load("quickstart.json"))
     with pytest.raises(ModelError, match="model file"):
         pufferfish.audit(pufferfish.load("quickstart.json"), certificate=path)
+
+
+def test_window_bits_narrow_a_programs_bound(tmp_path, run):
+    certificate = tmp_path / "svt5.cert.json"
+    assert run("audit", example_path("dp_benchmarks/svt5.json"), "--certificate",
+               certificate, "--quiet")[0] == 0
+    masses = []
+    for bits in ("8", "16"):
+        code, out, _ = run("check-certificate", certificate, "--window-bits", bits, "--json")
+        document = json.loads(out)
+        assert code == 0 and document["accepted"], document["reason"]
+        masses.append(float(document["notes"][0].split("at most ")[1].split(" ")[0]))
+    assert masses[1] < masses[0] / 100
