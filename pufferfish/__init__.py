@@ -15,7 +15,7 @@ line start without loading the library.
 __all__ = ["__version__", "load", "budget", "audit", "pufferfish_level", "dp_level",
            "approximate_dp", "dp_for_every_epsilon", "leakage",
            "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region",
-           "least_noise", "mqm_price", "plot_mqm_price"]
+           "least_noise", "mqm_price", "plot_mqm_price", "certificate"]
 
 
 def __getattr__(name: str):

@@ -36,8 +36,9 @@ from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
 __all__ = ["load", "budget", "audit", "pufferfish_level", "dp_level", "approximate_dp",
-           "dp_for_every_epsilon", "leakage", "composes", "design", "load_parametric", "symbolic_audit", "region", "nfc_region", "least_noise",
-           "mqm_price", "plot_mqm_price"]
+           "dp_for_every_epsilon", "leakage", "composes", "design", "load_parametric",
+           "symbolic_audit", "region", "nfc_region", "least_noise", "mqm_price", "plot_mqm_price",
+           "certificate"]
 
 ModelSource = PufferfishModel | str | os.PathLike | Mapping
 BudgetSource = str | int | Fraction | float
@@ -119,7 +120,7 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
           mechanisms: Sequence[str] | None = None, neighbours: Sequence | None = None,
           epsilon_dp: BudgetSource | None = None, max_datasets: int = DEFAULT_MAX_DATASETS,
           max_outputs: int = DEFAULT_MAX_OUTPUTS, max_pairs: int = DEFAULT_MAX_PAIRS,
-          engine=None, method: str = "auto"):
+          engine=None, method: str = "auto", certificate: str | os.PathLike | None = None):
     """Pufferfish, DP and leakage levels of every mechanism and of their joint release
     (``pufferfish audit``; :func:`pufferfish.verify.privacy.audit.audit_model`).
 
@@ -136,7 +137,8 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
     each prior's support, ``"auto"`` chooses (the result's ``method`` and ``method_note`` say
     which and why).  A DP-only model (no priors, no secret pairs) gets its DP levels alone
-    (:mod:`pufferfish.verify.privacy.dp_audit`).
+    (:mod:`pufferfish.verify.privacy.dp_audit`).  ``certificate`` (``audit --certificate FILE``):
+    also write the audit's certificate to that file, atomically (:func:`certificate`).
 
     >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
     ...                epsilon_dp="log(8)")
@@ -149,11 +151,62 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     """
     from pufferfish.verify.privacy.audit import audit_model
 
+    file = _model_file(model) if certificate is not None else None
     model = load(model, max_datasets=max_datasets)
-    return audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs,
-                       engine=engine, mechanisms=mechanisms, neighbours=neighbours,
-                       dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs,
-                       method=method)
+    result = audit_model(model, _optional_budget(epsilon), group, max_datasets, max_outputs,
+                         engine=engine, mechanisms=mechanisms, neighbours=neighbours,
+                         dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs,
+                         method=method)
+    if certificate is not None:
+        from pufferfish.verify.privacy.certificate import audit_certificate, write_certificate
+
+        write_certificate(audit_certificate(model, result, file,
+                                            max_datasets=max_datasets, max_outputs=max_outputs),
+                          certificate, "certificate")
+    return result
+
+
+def certificate(model: ModelSource, epsilon: BudgetSource | None = None, *,
+                group: int | None = None, mechanisms: Sequence[str] | None = None,
+                neighbours: Sequence | None = None, epsilon_dp: BudgetSource | None = None,
+                max_datasets: int = DEFAULT_MAX_DATASETS, max_outputs: int = DEFAULT_MAX_OUTPUTS,
+                max_pairs: int = DEFAULT_MAX_PAIRS, method: str = "auto") -> dict:
+    """The certificate of :func:`audit` (same options): the exact evidence of each level and
+    verdict, as the JSON that ``pufferfish check-certificate`` and the standard-library checker
+    ``pufferfish_check`` re-derive from the model file (docs/certificates.md;
+    :mod:`pufferfish.verify.privacy.certificate`).  ``model`` is a file or a shipped example's
+    name (the checker reads the file); a model built in Python is refused.
+
+    >>> data = certificate("quickstart.json", "log(3)")
+    >>> witness = data["mechanisms"][0]["pufferfish"]["witness"]   # rr violates log(3):
+    >>> data["holds"], witness["prior"], witness["output"], witness["p_first"], witness["p_second"]
+    (False, 'sticky', [0, 0, 0], '9/25', '3/100')
+    >>> import pufferfish_check
+    >>> pufferfish_check.check_certificate(data).accepted
+    True
+    """
+    from pufferfish.verify.privacy.audit import audit_model
+    from pufferfish.verify.privacy.certificate import audit_certificate
+
+    file = _model_file(model)
+    loaded = load(model, max_datasets=max_datasets)
+    result = audit_model(loaded, _optional_budget(epsilon), group, max_datasets, max_outputs,
+                         mechanisms=mechanisms, neighbours=neighbours,
+                         dp_budget=_optional_budget(epsilon_dp), max_pairs=max_pairs,
+                         method=method)
+    return audit_certificate(loaded, result, file, max_datasets=max_datasets,
+                             max_outputs=max_outputs)
+
+
+def _model_file(source: ModelSource) -> Path:
+    """The model file a certificate names: ``source`` must be a file or an example's name."""
+    from pufferfish.models.errors import ModelError
+
+    if isinstance(source, PufferfishModel | Mapping):
+        raise ModelError("a certificate names the model file the checker reads: give the "
+                         "model as a file path (or a shipped example's name), not as an object",
+                         "certificate")
+    return _file(source)
 
 
 def pufferfish_level(model: ModelSource, mechanism: str | Mechanism,

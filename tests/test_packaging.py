@@ -37,9 +37,13 @@ def test_every_package_directory_is_listed_and_every_listed_package_exists():
     assert found == listed
 
 
-def test_the_namespace_is_pufferfish_only():
+def test_the_namespace_is_pufferfish_and_the_independent_checker():
+    """One namespace, ``pufferfish``, and the certificate checker ``pufferfish_check`` on its own
+    (importing it must not run the toolkit's ``__init__``: docs/design.md, Layout)."""
     setuptools = _pyproject()["tool"]["setuptools"]
-    assert {name.split(".")[0] for name in setuptools["packages"]} == {"pufferfish"}
+    assert {name.split(".")[0] for name in setuptools["packages"]} == {"pufferfish",
+                                                                       "pufferfish_check"}
+    assert setuptools["package-dir"]["pufferfish_check"] == "pufferfish_check"
 
 
 def test_the_examples_ship_with_the_package():

@@ -1,10 +1,12 @@
 """``pufferfish audit MODEL [--epsilon E] [--epsilon-dp E] [--neighbours RELATION]
-[--mechanism NAME] [--group K] [--symbolic] [--set NAME=VALUE]``: the Pufferfish, DP and leakage
+[--mechanism NAME] [--group K] [--symbolic] [--set NAME=VALUE] [--certificate FILE]``: the Pufferfish, DP and leakage
 levels of every mechanism of a model (or of the ``--mechanism`` named) and of their joint release
 (Bai et al., Composition for Pufferfish Privacy, §3–4; see
 :func:`pufferfish.verify.privacy.audit.audit_model`). DP levels are taken under the ``--neighbours``
 relations (:mod:`pufferfish.models.neighbours`), else the model's ``neighbours``, else per entry.
-Exit 1 when ``--epsilon`` or ``--epsilon-dp`` is exceeded.
+Exit 1 when ``--epsilon`` or ``--epsilon-dp`` is exceeded.  ``--certificate FILE`` also writes
+the audit's certificate, which ``pufferfish check-certificate`` checks independently
+(:mod:`pufferfish.verify.privacy.certificate`, docs/certificates.md).
 
 A parametric model (``"parameters"``, :mod:`pufferfish.models.parametric`) is audited at a point
 with ``--set p=3/4`` (every parameter), or in closed form with ``--symbolic``
@@ -21,7 +23,8 @@ from pufferfish.cli.common import model_file, model_help
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
                                    execution_engine, load_pufferfish_model, note,
-                                   parse_epsilon, positive_int, relation_status, verdict)
+                                   output_file, parse_epsilon, positive_int, relation_status,
+                                   verdict, wrote)
 from pufferfish.models.errors import ModelError
 from pufferfish.models.neighbours import DEFAULT_MAX_PAIRS, RELATION_FORMS
 
@@ -66,6 +69,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help=f"refuse a neighbour relation other than entry, record and group "
                              f"with more ordered pairs of datasets to compare "
                              f"(default {DEFAULT_MAX_PAIRS:,})")
+    parser.add_argument("--certificate", metavar="FILE", type=output_file,
+                        help="also write the audit's certificate (the exact evidence of every "
+                             "level and verdict) to FILE, atomically; check it with `pufferfish "
+                             "check-certificate FILE`")
     add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
@@ -81,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
     budget = parse_epsilon(args.epsilon) if args.epsilon is not None else None
     dp_budget = (parse_epsilon(args.epsilon_dp, "--epsilon-dp") if args.epsilon_dp is not None
                  else None)
+    if args.certificate and args.assignments:
+        raise UsageError("--certificate names the model file its checker reads, and a checker "
+                         "reads no parameters: write the model at this point to a file and "
+                         "audit that")
     model = load_pufferfish_model(args, dp_only=True)
     if model.dp_only and budget is not None:
         raise UsageError("--epsilon is a Pufferfish budget, and this model has no priors or "
@@ -114,6 +125,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         blocks.close()
         progress.close()
+    if args.certificate:
+        from pufferfish.verify.privacy.certificate import audit_certificate, write_certificate
+
+        write_certificate(audit_certificate(model, result, args.model,
+                                            max_datasets=args.max_datasets,
+                                            max_outputs=args.max_outputs),
+                          args.certificate, "--certificate")
+        wrote(args, args.certificate)
     emit(args, result.to_dict(), result.explain(args.model))
     # With a budget, a vacuous level (no secret pair applies) is undecided: exit 3, never 0.
     return (verdict(result.holds) if budget is None and dp_budget is None
@@ -125,6 +144,9 @@ def run_symbolic(args: argparse.Namespace) -> int:
     from pufferfish.models.parametric import load_free_parameters
     from pufferfish.verify.symbolic.levels import symbolic_audit
 
+    if args.certificate:
+        raise UsageError("--certificate certifies the exact audit at a point (--set); a closed "
+                         "form has no certificate")
     if args.scheduler or args.workers:
         raise UsageError("--symbolic runs in this process; --scheduler and --workers apply to "
                          "the exact audit at a point")

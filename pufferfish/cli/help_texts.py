@@ -15,6 +15,7 @@ import argparse
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "audit": ('pufferfish audit quickstart.json --epsilon "log(3)"',
+              "pufferfish audit quickstart.json --certificate quickstart.certificate.json",
               'pufferfish audit quickstart.json --mechanism sum --neighbours linf:1 '
               '--epsilon-dp "log(8)"',
               "pufferfish audit survey_count.json --neighbours group:2"),
@@ -45,6 +46,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "approximate-dp": ("pufferfish approximate-dp dp_benchmarks/laplace_suite.json --mechanism "
                        "svt6 --epsilon 1/2 --delta 1/100",
                        "pufferfish approximate-dp quickstart.json --mechanism rr --delta 1/4"),
+    "check-certificate": ("pufferfish check-certificate quickstart.certificate.json",),
     "epsilon-range": ("pufferfish epsilon-range dp_benchmarks/laplace_suite.json --mechanism svt3 "
                       "--low 1/10 --high 4 --factor 3/2",),
 }

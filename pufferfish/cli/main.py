@@ -32,7 +32,7 @@ EXIT_BAD_INPUT, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 4, 1
 COMMANDS = ("audit", "collapse", "theorems", "demo", "composes", "postprocess", "influence",
             "translate", "influence-figures", "quilts", "mqm", "mqm-figures", "mqm-price",
             "least-noise", "wasserstein", "multiuser", "dcp", "dcp-design", "design",
-            "experiment", "region", "approximate-dp", "epsilon-range")
+            "experiment", "region", "approximate-dp", "epsilon-range", "check-certificate")
 """Every subcommand, in the order of ``pufferfish --help``; the module of ``name`` is
 ``pufferfish.cli.<name with - replaced by _>``."""
 

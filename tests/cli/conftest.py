@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import pufferfish
 from pufferfish.cli.main import main
 from pufferfish.examples import example_path
 
@@ -39,7 +40,10 @@ def cases_on_examples(tmp):
     curve = {"influence_curve": 1, "entries": 3, "points": [
         {"b": 0, "a": "inf"}, {"b": 1, "a": "log(4)"}, {"b": 2, "a": "log(2)"}, {"b": 3, "a": "0"}]}
     (tmp / "curve.json").write_text(json.dumps(curve))
+    certificate = tmp / "quickstart.cert.json"
+    certificate.write_text(json.dumps(pufferfish.certificate(ex("quickstart.json"), "log(3)")))
     return [
+        ("check-certificate", ["check-certificate", str(certificate)]),
         ("audit", ["audit", ex("quickstart.json"), "--epsilon", "log(3)"]),
         ("audit", ["audit", ex("composable_rr.json")]),
         ("approximate-dp", ["approximate-dp", ex("quickstart.json"), "--epsilon", "log(2)",

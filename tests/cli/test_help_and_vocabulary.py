@@ -52,7 +52,8 @@ def test_help_has_a_description_and_examples(name):
                                               for e in examples])
 def test_every_example_parses(command, example, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    for name in ("map.json", "influence_curve.json"):       # inputs a reader would have written
+    for name in ("map.json", "influence_curve.json",        # inputs a reader would have written
+                 "quickstart.certificate.json"):
         (tmp_path / name).write_text("{}")
     words = shlex.split(example)
     assert words[0] == "pufferfish" and " ".join(words[1:]).startswith(command)

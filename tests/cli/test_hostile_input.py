@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import pufferfish
 from pufferfish.cli.main import COMMANDS, main
 from pufferfish.examples import example_path
 
@@ -86,6 +87,8 @@ CRASH_SITES = {
                    "pufferfish.proofs_check.paper_000.topk.experiment.build_setup"),
     "region": (["region", ex("quickstart_parametric.json"), "--epsilon", "1", "--mechanism", "rr",
                 "--set", "q=9/10"], "pufferfish.verify.symbolic.region.budget_region"),
+    "check-certificate": (["check-certificate", "{certificate}"],
+                          "pufferfish_check.check_certificate"),
 }
 
 
@@ -95,7 +98,9 @@ def _files(tmp: Path) -> dict[str, str]:
             "map": write(tmp, {"map": [["a", [["x", "1"]]], ["b", [["x", "1"]]]]}, "map.json"),
             "curve": write(tmp, {"influence_curve": 1, "entries": 2, "points": [
                 {"b": 0, "a": "inf"}, {"b": 1, "a": "log(2)"}, {"b": 2, "a": "0"}]},
-                "curve.json")}
+                "curve.json"),
+            "certificate": write(tmp, pufferfish.certificate(ex("hidden_coin.json")),
+                                 "certificate.json")}
 
 
 def test_every_command_has_a_crash_site():
