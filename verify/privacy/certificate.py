@@ -65,6 +65,10 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
     :func:`~pufferfish.verify.privacy.audit.audit_model` on ``model`` read from ``model_file``
     (a path, recorded with its SHA-256, that the checker reads; ``None`` for a model built in
     Python: the checker then needs the file named on its command line)."""
+    if getattr(model, "dp_only", False):
+        raise UnsupportedError("a DP-only model (no priors, no secret pairs) has no certificate "
+                               "yet: the checker re-derives the Pufferfish laws of a model's "
+                               "priors, which this model has not", "priors")
     if model.interval_families:
         names = ", ".join(sorted(model.interval_families))
         raise UnsupportedError(f"the prior family {names} is an infinite set of priors: a "
@@ -116,6 +120,11 @@ def _model_reference(model_file) -> dict:
 def _law(distribution) -> list:
     """``[[output, "p/q"], ...]`` in a fixed order (by the output's JSON text)."""
     items = [(jsonable_output(o), p) for o, p in distribution.items() if p]
+    if any(not isinstance(p, Fraction) for _, p in items):
+        raise UnsupportedError("a certificate holds rational probabilities, which its checker "
+                               "re-derives with the standard library; this mechanism's are "
+                               "exact numbers of Q(e^(1/n)) (Laplace-type noise), which have no "
+                               "such checker yet", "certificate")
     items.sort(key=lambda item: repr(item[0]))
     return [[o, fraction_str(p)] for o, p in items]
 
