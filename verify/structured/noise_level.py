@@ -78,7 +78,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpz, fmpz_poly
 
-from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.mechanisms import Query, QueryMechanism
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, fraction_str
@@ -240,6 +240,8 @@ class NoiseLevels:
             factors = integer_factors(factors)
             top = max(sum(max(self.weights[v].values()) for v in clique) for clique in cliques)
             record = _Prior(name, factors, cliques, edges, top, {}, {})
+            if ends_only:
+                self._check_ends_memory(record, 0, "the secrets' masses")
             self.priors.append(record)
             self._digest(record)
 
@@ -309,6 +311,40 @@ class NoiseLevels:
                 needed.update((first.name, second.name))
         self.pairs.append(pair)
 
+    # -- sizes ---------------------------------------------------------------------------------
+    def ends_bytes(self, record: _Prior, point_bits: int) -> int:
+        """An estimate of the memory of the exact integers of an ends-only reading of one prior
+        at a rational ``z`` whose numerator and denominator have ``point_bits`` bits (0: the
+        masses at ``z = 1``), before any is computed.  Each integer has at most the bits of the
+        product of the integer factors' largest entries (times their counts) plus ``point_bits``
+        per unit of each clique's degree: one mass per secret and four per clique's messages,
+        and at a noise two trees' messages, two ends per secret and the sixteen products of
+        each pair's ratios.  The masses of a chain of ``10^5`` binary attributes with its entry
+        pairs are ``6·10^5`` integers of about ``7·10^5`` bits: some 50 GB."""
+        bits = sum(int(max(table.values(), default=0)).bit_length() + len(table).bit_length()
+                   for _, table in record.factors)
+        bits += point_bits * record.top * len(record.cliques)
+        secrets = len({s.name for pair in self.model.pairs for s in (pair.first, pair.second)})
+        count = secrets + 4 * len(record.cliques)                  # masses, one tree
+        if point_bits:      # and two trees' messages, two ends per secret, the pairs' products
+            count += 2 * secrets + 8 * len(record.cliques) + 16 * len(self.model.pairs)
+        return count * (bits // 8 + 16)
+
+    def _check_ends_memory(self, record: _Prior, point_bits: int, what: str) -> None:
+        """Refuse (:class:`~pufferfish.models.errors.TooLargeError`, with the figure) an
+        ends-only reading (:meth:`ends_bytes`) that would not fit in three quarters of the
+        memory this process may use."""
+        from pufferfish.verify.execution import usable_memory
+
+        need, limit = self.ends_bytes(record, point_bits), usable_memory()
+        if limit is not None and need > limit * 3 // 4:
+            raise TooLargeError(
+                f"{what} of prior {record.name!r} at the two ends ({len(self.model.pairs):,} "
+                f"secret pairs, {len(self.model.universe.attributes):,} attributes) need about "
+                f"{need / 2**30:.1f} GB of exact integers, more than three quarters of the "
+                f"{limit / 2**30:.1f} GB this process may use; fewer pairs or attributes fit",
+                "priors")
+
     # -- evaluation --------------------------------------------------------------------------------
     def geometric(self, alpha: Fraction | str) -> NoiseLevel:
         """The exact level with two-sided geometric noise of parameter ``alpha`` in ``[0, 1)``,
@@ -319,6 +355,11 @@ class NoiseLevels:
                              "alpha")
         best: list = []   # (ratio_lower, ratio_upper, witness)
         by_ends = self.wide and (alpha or self.ends_only)
+        if by_ends:
+            point_bits = max(alpha.numerator.bit_length(), alpha.denominator.bit_length())
+            for record in self.priors:
+                self._check_ends_memory(record, point_bits,
+                                        f"the exact levels at α = {fraction_str(alpha)}")
         ends = self._end_values(alpha) if by_ends else {}
         for pair in self.pairs:
             record = self._record(pair.prior)

@@ -116,26 +116,6 @@ class Statistic:
                 total += radix * dict(component.weights[k])[value]
         return total
 
-    def weights_of(self, position: int) -> dict[Hashable, int]:
-        """:meth:`weight` of every value of attribute ``position`` at once, in ``O(|domain|)``
-        per component (a value's index is not looked up one value at a time)."""
-        domain = self.universe.domains[position]
-        total = dict.fromkeys(domain, 0)
-        for component, radix in zip(self.components, self.radices):
-            if position not in component.positions:
-                continue
-            k = component.positions.index(position)
-            if isinstance(component, Values):
-                stride = 1
-                for earlier in component.positions[:k]:
-                    stride *= len(self.universe.domains[earlier])
-                for index, value in enumerate(domain):
-                    total[value] += radix * stride * index
-            else:
-                for value, weight in component.weights[k]:
-                    total[value] += radix * weight
-        return total
-
     def parts(self, code: int) -> tuple:
         """The components' values of a code (a values component as its tuple of values)."""
         parts = []
@@ -260,11 +240,25 @@ def _query_key(query: Query, universe: Universe,
 
 
 def packed_weights(statistic: Statistic) -> list[dict[Hashable, int]]:
-    """``weights[v][x]``: the code contribution of ``D_v = x`` for every attribute ``v``
-    (all zero for an attribute the statistic does not read)."""
-    read = statistic.positions
-    return [statistic.weights_of(v) if v in read else dict.fromkeys(domain, 0)
-            for v, domain in enumerate(statistic.universe.domains)]
+    """``weights[v][x]``: the code contribution of ``D_v = x`` (:meth:`Statistic.weight`) for
+    every attribute ``v`` (all zero for an attribute the statistic does not read), in one pass
+    over the components: ``O(Σ |domain|)``."""
+    domains = statistic.universe.domains
+    weights = [dict.fromkeys(domain, 0) for domain in domains]
+    for component, radix in zip(statistic.components, statistic.radices):
+        if isinstance(component, Values):
+            stride = radix
+            for v in component.positions:
+                row = weights[v]
+                for index, value in enumerate(domains[v]):
+                    row[value] += stride * index
+                stride *= len(domains[v])
+        else:
+            for v, pairs in zip(component.positions, component.weights):
+                row = weights[v]
+                for value, weight in pairs:
+                    row[value] += radix * weight
+    return weights
 
 
 __all__ = ["Additive", "Values", "Statistic", "statistic_of", "packed_weights",
