@@ -52,6 +52,9 @@ UTF-8 byte-order mark.
 Cost: linear in the length of the text (one pass of a regular-expression tokenizer), plus one
 exact conversion per probability and one exact sum per row.
 
+Length: one recursive-descent parser whose scanning, grammar and meaning (sizes, sums, CPTs)
+share its position and its error locations; split, each part would pass them all around.
+
 >>> net = parse_bif('''
 ... network tiny { }
 ... variable rain { type discrete [ 2 ] { yes, no }; }

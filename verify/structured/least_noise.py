@@ -283,9 +283,11 @@ rationals probed stay in a workable range only there (``ε = 10⁶`` asks for ``
 
 
 def search_budget(epsilon: Budget | str, where: str = "epsilon", zero: bool = False) -> Budget:
-    """``epsilon`` as a :class:`Budget` the searches take (:data:`SEARCH_BUDGETS`; with
+    """``epsilon`` as a :class:`~pufferfish.verify.numerics.certified.Budget` the searches take
+    (:data:`SEARCH_BUDGETS`; with
     ``zero=True`` also ``ε = 0``, which the searches answer without steering: no noise makes
-    different query laws equal), else a :class:`ModelError` at ``where`` naming the range.
+    different query laws equal), else a :class:`~pufferfish.models.errors.ModelError` at
+    ``where`` naming the range.
 
     >>> search_budget("1/2").text
     '1/2'

@@ -322,7 +322,7 @@ probabilities leave the range in which the MQM's float steering and the searches
 
 def family_low(text: object, where: str = "--lows") -> Fraction:
     """``ℓ`` of a family ``[ℓ, 1 − ℓ]``, exact, in ``[10⁻⁶, 1/2)`` (:data:`LEAST_LOW`), else a
-    :class:`ModelError` at ``where`` naming the range.
+    :class:`~pufferfish.models.errors.ModelError` at ``where`` naming the range.
 
     >>> family_low("1/4")
     Fraction(1, 4)
@@ -512,4 +512,4 @@ def _plotted(cell: LeastCell | None) -> float | None:
 
 __all__ = ["mqm_price", "plot_mqm_price", "MQMPriceTable", "PriceRow", "LeastCell",
            "corner_model", "price_query", "price_memory", "check_price_size", "price_steps", "DEFAULT_LENGTHS", "DEFAULT_EPSILONS", "DEFAULT_LOWS",
-           "EXACT_UP_TO", "ENDS_UP_TO", "QUERIES"]
+           "EXACT_UP_TO", "ENDS_UP_TO", "QUERIES", "LEAST_LOW", "family_low"]

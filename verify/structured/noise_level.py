@@ -330,7 +330,8 @@ class NoiseLevels:
             count += 2 * secrets + 8 * len(record.cliques) + 16 * len(self.model.pairs)
         return count * (bits // 8 + 16)
 
-    def _check_ends_memory(self, record: _Prior, point_bits: int, what: str) -> None:
+    def _check_ends_memory(self, record: _Prior, point_bits: int, what: str,
+                           hint: str = "fewer pairs or attributes fit") -> None:
         """Refuse (:class:`~pufferfish.models.errors.TooLargeError`, with the figure) an
         ends-only reading (:meth:`ends_bytes`) that would not fit in three quarters of the
         memory this process may use."""
@@ -342,8 +343,7 @@ class NoiseLevels:
                 f"{what} of prior {record.name!r} at the two ends ({len(self.model.pairs):,} "
                 f"secret pairs, {len(self.model.universe.attributes):,} attributes) need about "
                 f"{need / 2**30:.1f} GB of exact integers, more than three quarters of the "
-                f"{limit / 2**30:.1f} GB this process may use; fewer pairs or attributes fit",
-                "priors")
+                f"{limit / 2**30:.1f} GB this process may use; {hint}", "priors")
 
     # -- evaluation --------------------------------------------------------------------------------
     def geometric(self, alpha: Fraction | str) -> NoiseLevel:
@@ -359,7 +359,9 @@ class NoiseLevels:
             point_bits = max(alpha.numerator.bit_length(), alpha.denominator.bit_length())
             for record in self.priors:
                 self._check_ends_memory(record, point_bits,
-                                        f"the exact levels at α = {fraction_str(alpha)}")
+                                        f"the exact levels at α = {fraction_str(alpha)}",
+                                        "Laplace levels (balls of fixed precision) need far "
+                                        "less")
         ends = self._end_values(alpha) if by_ends else {}
         for pair in self.pairs:
             record = self._record(pair.prior)
