@@ -89,21 +89,28 @@ def test_least_noise_on_a_100_000_attribute_chain_is_refused_from_the_law_sizes(
     assert_refused(pufferfish_process(["least-noise", path, "--epsilon", "1", "--ends-only"],
                                       memory=MEMORY, timeout=600),
                    "the secrets' masses of prior 'chain' at the two ends (100,000 secret pairs, "
-                   "100,000 attributes) need about 48.9 GB of exact integers")
+                   "100,000 attributes) need about 23.3 GB of exact integers")
     assert_refused(pufferfish_process(["least-noise", path, "--epsilon", "1"], memory=MEMORY,
                                       timeout=600),
                    "(99999 cliques of up to 2 attributes, codes up to 100,000) needs about",
                    "GB for its messages", "--ends-only needs no polynomials")
 
 
-def test_ends_only_exact_levels_are_refused_at_the_first_noise(tmp_path, pufferfish_process):
-    """At 10,000 attributes the masses fit but the exact end values at a noise do not: refused
-    with the figure at the first α (the run aborted in GMP under 4 GB)."""
+def test_ends_only_exact_levels_are_refused_at_a_noise_they_would_not_fit(
+        tmp_path, pufferfish_process):
+    """At 10,000 attributes the masses fit, and so do the Laplace levels (balls), but the exact
+    end values grow with the bits of α: refused with the figure before the α that would not fit
+    (the run aborted in GMP under 4 GB)."""
     path = chain_file(tmp_path, 10_000)
     assert_refused(pufferfish_process(["least-noise", path, "--epsilon", "1", "--ends-only",
-                                       "--noise", "geometric"], memory=MEMORY, timeout=600),
-                   "the exact levels at α = 0 of prior 'chain' at the two ends (10,000 secret "
-                   "pairs, 10,000 attributes) need about 3.6 GB of exact integers")
+                                       "--noise", "geometric"], memory=MEMORY, timeout=900),
+                   "the exact levels at α = ", "of prior 'chain' at the two ends (10,000 "
+                   "secret pairs, 10,000 attributes) need about", "GB of exact integers",
+                   "Laplace levels (balls of fixed precision) need far less")
+    code, out, err = pufferfish_process(["least-noise", path, "--epsilon", "1", "--ends-only",
+                                         "--noise", "laplace"], memory=MEMORY, timeout=900)
+    assert code == 0, err[-2000:]
+    assert "laplace noise, ε = 1: b_fail = 266/45" in out, out
 
 
 @pytest.mark.parametrize("argv, where, phrase", [

@@ -190,6 +190,18 @@ class _Pair:
     w_infinity: int | None = None
 
 
+def _extremes(kept: list, found: list) -> list:
+    """What :meth:`NoiseLevels._combine` reads of ``kept + found``: the first entry of largest
+    upper bound and the first of largest lower bound, so that an evaluation holds two entries,
+    not eight per pair (each a product of two of the tree's integers)."""
+    entries = kept + found
+    if len(entries) <= 2:
+        return entries
+    upper = max(entries, key=lambda f: f[1])
+    lower = max(entries, key=lambda f: f[0])
+    return [upper] if lower is upper else [upper, lower]
+
+
 class NoiseLevels:
     """The level of ``query + noise`` on ``model`` as a function of the noise (module docstring).
 
@@ -316,18 +328,23 @@ class NoiseLevels:
         """An estimate of the memory of the exact integers of an ends-only reading of one prior
         at a rational ``z`` whose numerator and denominator have ``point_bits`` bits (0: the
         masses at ``z = 1``), before any is computed.  Each integer has at most the bits of the
-        product of the integer factors' largest entries (times their counts) plus ``point_bits``
-        per unit of each clique's degree: one mass per secret and four per clique's messages,
-        and at a noise two trees' messages, two ends per secret and the sixteen products of
-        each pair's ratios.  The masses of a chain of ``10^5`` binary attributes with its entry
-        pairs are ``6·10^5`` integers of about ``7·10^5`` bits: some 50 GB."""
-        bits = sum(int(max(table.values(), default=0)).bit_length() + len(table).bit_length()
-                   for _, table in record.factors)
+        product of the integer factors' sums (a sum over datasets of products of nonnegative
+        entries is at most the product of the factors' sums, times the domain sizes of the
+        attributes no factor reads) plus ``point_bits`` per unit of each clique's degree: one
+        mass per secret and four per clique's messages (half that size on average),
+        and at a noise two trees' messages, two ends per secret and the products of the ratios
+        of the pair at hand (only the largest ratios are kept across pairs).  The masses of a
+        chain of ``10^5`` binary attributes with its entry pairs are ``4·10^5`` integers of
+        about ``5·10^5`` bits: some 25 GB."""
+        domains = self.model.universe.domains
+        covered = {v for scope, _ in record.factors for v in scope}
+        bits = sum(int(sum(table.values())).bit_length() for _, table in record.factors)
+        bits += sum(len(domains[v]).bit_length() for v in range(len(domains)) if v not in covered)
         bits += point_bits * record.top * len(record.cliques)
         secrets = len({s.name for pair in self.model.pairs for s in (pair.first, pair.second)})
-        count = secrets + 4 * len(record.cliques)                  # masses, one tree
-        if point_bits:      # and two trees' messages, two ends per secret, the pairs' products
-            count += 2 * secrets + 8 * len(record.cliques) + 16 * len(self.model.pairs)
+        count = secrets + 2 * len(record.cliques)          # masses, one tree (half size on average)
+        if point_bits:      # and two trees' messages, two ends per secret, one pair's products
+            count += 2 * secrets + 4 * len(record.cliques) + 32
         return count * (bits // 8 + 16)
 
     def _check_ends_memory(self, record: _Prior, point_bits: int, what: str,
@@ -371,8 +388,8 @@ class NoiseLevels:
                 candidates = [pair.level_zero]
             else:
                 candidates = [self._pair_outputs(record, pair, alpha)]
-            best += [(lower, upper, pair, direction, output)
-                     for lower, upper, direction, output in candidates]
+            best = _extremes(best, [(lower, upper, pair, direction, output)
+                                    for lower, upper, direction, output in candidates])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("geometric", alpha, best, True, unbounded)
 
@@ -392,8 +409,8 @@ class NoiseLevels:
                     found = self._end_ratios(record, pair, ends)
                 else:
                     found = self._fixed_point_outputs(record, pair, alpha, scale, bits)
-                best += [(lower, upper, pair, direction, output)
-                         for lower, upper, direction, output in found]
+                best = _extremes(best, [(lower, upper, pair, direction, output)
+                                        for lower, upper, direction, output in found])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("laplace", scale, best, False, unbounded)
 
