@@ -88,7 +88,8 @@ from pufferfish.verify.structured.elimination import JunctionTree, Ring, prior_f
 from pufferfish.verify.structured.noise_tools import (INTEGER, PointRing, Quotient,
                                                       ball_quotients, clamped_above,
                                                       clamped_below, fixed_point, integer_factors,
-                                                      likelihood_order, padded, w_infinity_of)
+                                                      keep_extremes, likelihood_order, padded,
+                                                      w_infinity_of)
 from pufferfish.verify.structured.statistics import (DEFAULT_MAX_CODES, Additive, packed_weights,
                                                      statistic_of)
 
@@ -188,18 +189,6 @@ class _Pair:
     order: int | None = None        # likelihood_order(F_first, F_second); None: not ordered
     level_zero: tuple | None = None  # (lower, upper, direction, output) without noise
     w_infinity: int | None = None
-
-
-def _extremes(kept: list, found: list) -> list:
-    """What :meth:`NoiseLevels._combine` reads of ``kept + found``: the first entry of largest
-    upper bound and the first of largest lower bound, so that an evaluation holds two entries,
-    not eight per pair (each a product of two of the tree's integers)."""
-    entries = kept + found
-    if len(entries) <= 2:
-        return entries
-    upper = max(entries, key=lambda f: f[1])
-    lower = max(entries, key=lambda f: f[0])
-    return [upper] if lower is upper else [upper, lower]
 
 
 class NoiseLevels:
@@ -388,7 +377,7 @@ class NoiseLevels:
                 candidates = [pair.level_zero]
             else:
                 candidates = [self._pair_outputs(record, pair, alpha)]
-            best = _extremes(best, [(lower, upper, pair, direction, output)
+            best = keep_extremes(best, [(lower, upper, pair, direction, output)
                                     for lower, upper, direction, output in candidates])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("geometric", alpha, best, True, unbounded)
@@ -409,7 +398,7 @@ class NoiseLevels:
                     found = self._end_ratios(record, pair, ends)
                 else:
                     found = self._fixed_point_outputs(record, pair, alpha, scale, bits)
-                best = _extremes(best, [(lower, upper, pair, direction, output)
+                best = keep_extremes(best, [(lower, upper, pair, direction, output)
                                         for lower, upper, direction, output in found])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("laplace", scale, best, False, unbounded)
