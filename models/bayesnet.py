@@ -176,13 +176,14 @@ class BayesNet:
             if rows is None:
                 raise ModelError(f"no CPT for node {node!r}", where)
             table = {}
+            values = frozenset(doms[node])
             for key in cartesian(*(doms[p] for p in ps)):
                 if key not in rows:
                     raise ModelError(f"no CPT row for parent values {list(key)}", where)
                 row = rows[key]
                 dist = row if isinstance(row, Distribution) else Distribution(row, f"{where}.{list(key)}")
                 for value in dist.support:
-                    if value not in doms[node]:
+                    if value not in values:
                         raise ModelError(f"value {value!r} is not in the domain of {node!r}",
                                          f"{where}.{list(key)}")
                 table[key] = dist

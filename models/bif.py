@@ -34,13 +34,26 @@ dialect of bnlearn and pgmpy)::
 **Exactness.**  Every probability is read as the exact decimal it is written as (``0.1`` is
 ``1/10``, ``1e-04`` is ``1/10000``), never through a float.  Many published tables do not sum to
 one exactly as printed; such a row is refused by default, with the file, the line, the variable,
-the parents' values and the sum it has.  With ``renormalise=True`` each such row is divided by
-its sum exactly, and the network records what was changed (:attr:`BayesNet.renormalised`:
-``(variable, parent values, original sum)`` per row), so that every result built on it can say
-so (:func:`~pufferfish.models.bayesnet.renormalised_note`).
+the parents' values and the sum it has.  With ``renormalise=True`` each row whose sum is within
+:data:`RENORMALISE_TOLERANCE` (``1/100``) of one — the rounding of printed decimals: three
+values printed as ``0.33`` sum to ``0.99``; the shipped bnlearn networks are off by at most
+``3·10⁻⁷`` — is divided by its sum exactly, and the network records what was changed
+(:attr:`BayesNet.renormalised`: ``(variable, parent values, original sum)`` per row), so that
+every result built on it can say so (:func:`~pufferfish.models.bayesnet.renormalised_note`).  A
+row further from one (``0.4``, ``1.8``: an error in the data, not rounding) is still refused,
+with its sum, unless ``renormalise="any"`` asks for every row to be divided by its sum.
+
+**Size.**  Every CPT is counted from the declared domains and parent lists before any row is
+built: a network whose CPTs hold more than :data:`MAX_BIF_ENTRIES` probabilities together (a
+``default`` row makes a node of 24 binary parents 2²⁵ entries in a file of 2 KB) is refused
+with the figure and the largest CPT, located at its probability block.  A file may start with a
+UTF-8 byte-order mark.
 
 Cost: linear in the length of the text (one pass of a regular-expression tokenizer), plus one
 exact conversion per probability and one exact sum per row.
+
+Length: one recursive-descent parser whose scanning, grammar and meaning (sizes, sums, CPTs)
+share its position and its error locations; split, each part would pass them all around.
 
 >>> net = parse_bif('''
 ... network tiny { }
@@ -72,23 +85,33 @@ import networkx as nx
 
 from pufferfish.models.bayesnet import BayesNet, RenormalisedRow, renormalised_note
 from pufferfish.models.distribution import Distribution
-from pufferfish.models.errors import ModelError
+from pufferfish.models.errors import ModelError, TooLargeError
 from pufferfish.models.files.json_io import open_regular_file
 from pufferfish.models.numbers import MAX_DIGITS, fraction_str
 
-__all__ = ["parse_bif", "load_bif", "RenormalisedRow", "renormalised_note", "MAX_BIF_BYTES"]
+__all__ = ["parse_bif", "load_bif", "RenormalisedRow", "renormalised_note", "MAX_BIF_BYTES",
+           "MAX_BIF_ENTRIES", "RENORMALISE_TOLERANCE"]
 
 MAX_BIF_BYTES = 64 * 1024 * 1024
 """The largest BIF file :func:`load_bif` reads (64 MiB, the model files' limit)."""
 
+MAX_BIF_ENTRIES = 2**22
+"""The most probabilities all the CPTs of a network may hold together (4,194,304: about eight
+times the largest shipped bnlearn network, ``mildew``, whose CPTs hold 547,158; each entry is an
+exact fraction in memory, about 100 bytes)."""
+
+RENORMALISE_TOLERANCE = Fraction(1, 100)
+"""How far from one a CPT row's sum may be for ``renormalise=True`` to divide it by its sum:
+``|sum − 1| <= 1/100``."""
+
 
 def load_bif(path: str | os.PathLike, name: str | None = None,
-             renormalise: bool = False) -> BayesNet:
+             renormalise: bool | str = False) -> BayesNet:
     """The network of the BIF file at ``path`` (a ``.bif`` file, or ``.bif.gz`` compressed), read
     exactly by :func:`parse_bif`; errors name the file and the line.  ``name`` defaults to the
     network's own name, else the file's stem (bnlearn writes ``network unknown`` for every
     network; that name is taken as none).  At most :data:`MAX_BIF_BYTES` are read (also after
-    decompression).
+    decompression); a leading UTF-8 byte-order mark is skipped.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "coin.bif")
@@ -112,7 +135,7 @@ def load_bif(path: str | os.PathLike, name: str | None = None,
         raise ModelError(f"{where} is (or decompresses to) more than the limit of "
                          f"{MAX_BIF_BYTES:,} bytes")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ModelError(f"{where} is not UTF-8 text: {error.reason} at byte {error.start}"
                          ) from None
@@ -120,28 +143,43 @@ def load_bif(path: str | os.PathLike, name: str | None = None,
     return parse_bif(text, name=name, renormalise=renormalise, source=str(path), default_name=stem)
 
 
-def parse_bif(text: str, name: str | None = None, renormalise: bool = False, *,
-              source: str = "BIF", default_name: str = "network") -> BayesNet:
+def parse_bif(text: str, name: str | None = None, renormalise: bool | str = False, *,
+              source: str = "BIF", default_name: str = "network",
+              max_entries: int = MAX_BIF_ENTRIES) -> BayesNet:
     """The Bayesian network written in BIF ``text`` (module docstring), with exact CPTs.
 
     The nodes keep the order of their ``variable`` declarations; a node's parents keep the order
     of its ``probability`` header; values are strings.  A CPT row that does not sum to one
-    exactly is refused with its location (``source:LINE``), or, with ``renormalise=True``,
-    divided by its sum and listed in the result's :attr:`~BayesNet.renormalised`.  Every other
-    fault (a syntax error, an undeclared variable or value, a missing or repeated CPT row, a
-    wrong count of numbers, a cycle) is a :class:`ModelError` located at ``source:LINE``.
+    exactly is refused with its location (``source:LINE``) and its sum; with
+    ``renormalise=True`` a row within :data:`RENORMALISE_TOLERANCE` of one is divided by its sum
+    and listed in the result's :attr:`~BayesNet.renormalised` (a row further off is refused),
+    and with ``renormalise="any"`` every row is.  CPTs holding more than ``max_entries``
+    probabilities together are refused (:class:`~pufferfish.models.errors.TooLargeError`)
+    before any is built.  Every other fault (a syntax error, an undeclared variable or value, a
+    missing or repeated CPT row, a wrong count of numbers, a cycle) is a :class:`ModelError`
+    located at ``source:LINE``.
 
     >>> parse_bif("variable a { type discrete [2] { x, y }; }\\n"
-    ...           "probability ( a ) { table 0.3, 0.6; }", source="a.bif")
+    ...           "probability ( a ) { table 0.33, 0.66; }", source="a.bif")
     Traceback (most recent call last):
     ...
-    pufferfish.models.errors.ModelError: a.bif:2: the row of 'a' sums to 9/10 (0.9), not 1; pass renormalise=True (a model file: "renormalise": true) to divide it by its sum
+    pufferfish.models.errors.ModelError: a.bif:2: the row of 'a' sums to 99/100 (0.99), not 1; pass renormalise=True (a model file: "renormalise": true) to divide it by its sum
     >>> net = parse_bif("variable a { type discrete [2] { x, y }; }\\n"
-    ...                 "probability ( a ) { table 0.3, 0.6; }", renormalise=True)
+    ...                 "probability ( a ) { table 0.33, 0.66; }", renormalise=True)
     >>> net.cpts["a"][()].prob("x"), net.renormalised
-    (Fraction(1, 3), (RenormalisedRow(variable='a', parent_values=(), total=Fraction(9, 10)),))
+    (Fraction(1, 3), (RenormalisedRow(variable='a', parent_values=(), total=Fraction(99, 100)),))
+    >>> parse_bif("variable a { type discrete [2] { x, y }; }\\n"
+    ...           "probability ( a ) { table 0.3, 0.1; }", renormalise=True, source="a.bif")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.ModelError: a.bif:2: the row of 'a' sums to 2/5 (0.4), more than 1/100 from 1: an error in the table rather than rounding; pass renormalise="any" (a model file: "renormalise": "any") to divide it by its sum all the same
     """
-    return _Parser(text, source).network(name, renormalise, default_name)
+    if not (isinstance(renormalise, bool) or renormalise == "any"):
+        raise ModelError(f"renormalise must be false, true or \"any\", not {renormalise!r}",
+                         "renormalise")
+    parser = _Parser(text.removeprefix("\ufeff"), source)
+    parser.max_entries = max_entries
+    return parser.network(name, renormalise, default_name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -169,15 +207,17 @@ class _Parser:
         self.source = source
         self.pos = 0
         self.decimals: dict[str, Fraction] = {}
+        self.max_entries = MAX_BIF_ENTRIES
 
     # -- error reporting -----------------------------------------------------------------------
     def line(self, position: int) -> int:
         return self.text.count("\n", 0, position) + 1
 
-    def fail(self, message: str, position: int | None = None) -> None:
+    def fail(self, message: str, position: int | None = None,
+             kind: type[ModelError] = ModelError) -> None:
         if position is None:
             position = self.pos
-        raise ModelError(message, f"{self.source}:{self.line(position)}")
+        raise kind(message, f"{self.source}:{self.line(position)}")
 
     # -- scanning ------------------------------------------------------------------------------
     def skip(self) -> None:
@@ -471,6 +511,7 @@ class _Parser:
             self.fail(f"the parents form a cycle {' -> '.join(cycle + cycle[:1])}; a Bayesian "
                       f"network is acyclic", blocks[cycle[0]][0].position)
         domains = {n: values for n, (values, _) in declared.items()}
+        self.check_size(domains, parents, blocks)
         cpts: dict[str, dict[tuple, Distribution]] = {}
         changed: list[RenormalisedRow] = []
         for node_name in declared:
@@ -479,8 +520,28 @@ class _Parser:
         net = BayesNet.from_cpts(parents, domains, cpts, name, f"{self.source}:")
         return dataclasses.replace(net, renormalised=tuple(changed))
 
+    def check_size(self, domains: dict, parents: dict, blocks: dict) -> None:
+        """Refuse CPTs holding more than :attr:`max_entries` probabilities together, counted
+        from the domains and parent lists (nothing is built), at the largest one's block."""
+        sizes = {}
+        for node, node_parents in parents.items():
+            combinations = 1
+            for parent in node_parents:
+                combinations *= len(domains[parent])
+            sizes[node] = (len(domains[node]) * combinations, combinations)
+        total = sum(entries for entries, _ in sizes.values())
+        if total <= self.max_entries:
+            return
+        largest = max(sizes, key=lambda n: sizes[n][0])
+        entries, combinations = sizes[largest]
+        self.fail(f"the CPTs of this network hold {total:,} probabilities, more than the "
+                  f"{self.max_entries:,} that are built exactly in memory; the largest, of "
+                  f"{largest!r}, has {entries:,} ({len(domains[largest]):,} values × "
+                  f"{combinations:,} combinations of its {len(parents[largest])} parents)",
+                  blocks[largest][0].position, TooLargeError)
+
     def cpt(self, node: str, block: tuple, parents: tuple[str, ...], domains: dict,
-            renormalise: bool, changed: list) -> dict:
+            renormalise: bool | str, changed: list) -> dict:
         _, _, rows, table, default = block
         values = domains[node]
         k = len(values)
@@ -532,6 +593,13 @@ class _Parser:
                                                          if parents else ""))
                 if not total:
                     self.fail(f"{described} sums to 0; it is no distribution", position)
+                if renormalise != "any" and abs(total - 1) > RENORMALISE_TOLERANCE:
+                    self.fail(f"{described} sums to {fraction_str(total)} "
+                              f"({_decimal_text(total)}), more than "
+                              f"{fraction_str(RENORMALISE_TOLERANCE)} from 1: an error in the "
+                              f"table rather than rounding; pass renormalise=\"any\" (a model "
+                              f"file: \"renormalise\": \"any\") to divide it by its sum all the "
+                              f"same", position)
                 if not renormalise:
                     self.fail(f"{described} sums to {fraction_str(total)} "
                               f"({_decimal_text(total)}), not 1; pass renormalise=True (a model "

@@ -9,8 +9,10 @@ setting of Wang et al., Privacy-Preserving Analysis of Correlated Data, §4), re
   :func:`pufferfish.models.bif.load_bif`; the path is relative to the model file (as a program
   mechanism's ``file``).  BIF values are strings, so each attribute's domain must list exactly
   its node's values, as strings (in any order; the model's order is kept).  A CPT row that does
-  not sum to one as printed is refused with its file and line, unless ``"renormalise": true``,
-  which divides each such row by its sum exactly; the prior then lists those rows
+  not sum to one as printed is refused with its file, line and sum, unless ``"renormalise":
+  true``, which divides each such row by its sum exactly when the sum is within 1/100 of one
+  (:data:`~pufferfish.models.bif.RENORMALISE_TOLERANCE`; a row further off is still refused),
+  or ``"renormalise": "any"``, which divides every row; the prior then lists those rows
   (:attr:`~pufferfish.models.bayesnet.BayesNetPrior.renormalised`) and says so in its
   :attr:`~pufferfish.models.bayesnet.BayesNetPrior.notes`.
 * ``{"bayesnet": {"nodes": {"A": {"parents": [], "cpt": {"": {"0": "1/2", "1": "1/2"}}}, ...}}}``
@@ -84,7 +86,7 @@ def _from_bif(name: str, raw: Mapping, path: str, universe: Universe,
         network = load_bif(file, renormalise=raw.get("renormalise", False))
     except ModelError as error:
         where = f"{error.path}: " if error.path else ""
-        raise ModelError(f"{where}{error.reason}", f"{path}.bif") from None
+        raise type(error)(f"{where}{error.reason}", f"{path}.bif") from None
     nodes, attributes = list(network.nodes), list(universe.attributes)
     missing = [a for a in attributes if a not in network.domains]
     extra = [n for n in nodes if n not in set(attributes)]

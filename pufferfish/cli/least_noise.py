@@ -33,7 +33,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "that make a sum or a count ε-Pufferfish private, by the prior's structure")
     parser.add_argument("model", type=model_file, help=model_help("model file (JSON)"))
     parser.add_argument("--epsilon", type=budget_text, required=True,
-                        help=epsilon_help("privacy parameter ε > 0", FINITE_EPSILON_FORMS))
+                        help=epsilon_help("privacy parameter ε, in [1e-9, 100]",
+                                          FINITE_EPSILON_FORMS))
     parser.add_argument("--query", choices=("sum", "count"), default="sum",
                         help="the released query (default sum)")
     parser.add_argument("--attributes",
@@ -77,12 +78,9 @@ def _value(text: str, model):
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.errors import ModelError, TooLargeError
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.numerics.certified import budget_float
-    from pufferfish.verify.structured.least_noise import least_noise
+    from pufferfish.verify.structured.least_noise import least_noise, search_budget
 
-    budget = parse_epsilon(args.epsilon)
-    if budget.infinite or budget_float(budget) <= 0:
-        raise ModelError(f"ε must be finite and > 0, got {args.epsilon}", "--epsilon")
+    budget = search_budget(parse_epsilon(args.epsilon), "--epsilon")
     tolerance = exact(args.tolerance, "--tolerance")
     if not 0 < tolerance < 1:
         raise ModelError(f"the tolerance must be in (0, 1), got {args.tolerance}", "--tolerance")

@@ -39,10 +39,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--lengths", default="100,1000,10000",
                         help="comma-separated chain lengths T (default 100,1000,10000)")
     parser.add_argument("--epsilons", type=budget_text, default="1/2,1,2",
-                        help=epsilon_help("comma-separated budgets ε > 0 (default 1/2,1,2)",
-                                          FINITE_EPSILON_FORMS))
+                        help=epsilon_help("comma-separated budgets ε, each in [1e-9, 100] "
+                                          "(default 1/2,1,2)", FINITE_EPSILON_FORMS))
     parser.add_argument("--lows", default="1/10,1/4,2/5",
-                        help="comma-separated ℓ in (0, 1/2): the families [ℓ, 1 − ℓ] "
+                        help="comma-separated ℓ in [1/1000000, 1/2): the families [ℓ, 1 − ℓ] "
                              "(default 1/10,1/4,2/5)")
     parser.add_argument("--queries", default="sum,count",
                         help="sum and/or count (the 1s among the first ⌊T/2⌋ attributes)")
@@ -79,21 +79,17 @@ def _list(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.models.errors import ModelError
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.numerics.certified import budget_float
-    from pufferfish.verify.structured.mqm_price import (QUERIES, check_price_size, mqm_price,
-                                                        price_steps)
+    from pufferfish.verify.structured.least_noise import search_budget
+    from pufferfish.verify.structured.mqm_price import (QUERIES, check_price_size, family_low,
+                                                        mqm_price, price_steps)
 
     lengths = _integers(args.lengths, "--lengths")
     epsilons = _list(args.epsilons)
     for e in epsilons:
-        budget = parse_epsilon(e, "--epsilons")
-        if budget.infinite or budget_float(budget) <= 0:
-            raise ModelError(f"each budget must be finite and > 0, got {e}", "--epsilons")
+        search_budget(parse_epsilon(e, "--epsilons"), "--epsilons")
     lows = _list(args.lows)
     for low in lows:
-        value = exact(low, "--lows")
-        if not 0 < value < exact("1/2"):
-            raise ModelError(f"ℓ must be in (0, 1/2), got {low}", "--lows")
+        family_low(low, "--lows")
     queries = _list(args.queries)
     if not queries or any(q not in QUERIES for q in queries) or len(set(queries)) < len(queries):
         raise ModelError(f"expected sum and/or count, got {args.queries!r}", "--queries")

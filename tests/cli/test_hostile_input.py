@@ -503,9 +503,9 @@ def _multiuser(distribution: dict, target: dict | None = None) -> dict:
 @pytest.mark.parametrize("data, pairs, phrases", [
     (_multiuser({str(k): "1/2000" for k in range(2000)},
                 {"distribution": {str(k): "1/2000" for k in range(2000)}}),
-     "ab", ["1,999,000 pairs for user 't'", "limit of 200,000"]),
+     "ab", ["1,999,000 pairs for user 't'", "limit of 2,000"]),
     (_multiuser({f"1/{k}": "1/50" for k in range(1, 51)}), "PQ",
-     ["1 pair for user 't'", "about 1.8·10^22 points", "limit of 200,000"])])
+     ["1 pair for user 't'", "about 1.8·10^22 points", "limit of 2,000"])])
 def test_a_multiuser_calibration_is_sized_before_it_starts(data, pairs, phrases, tmp_path,
                                                            pufferfish_process):
     """Many values per user: n·(n − 1)/2 value pairs, or values whose common denominator puts

@@ -60,7 +60,7 @@ def test_the_text_names_the_query_and_both_brackets(cli):
 
 @pytest.mark.parametrize("argv, phrase", [
     (["flu.json", "--epsilon", "1"], "has no factored form"),
-    (["quickstart.json", "--epsilon", "0"], "ε must be finite and > 0"),
+    (["quickstart.json", "--epsilon", "0"], "ε must be in [1e-9, 100]"),
     (["quickstart.json", "--epsilon", "1", "--tolerance", "2"], "tolerance must be in (0, 1)"),
     (["quickstart.json", "--epsilon", "1", "--attributes", "x9"], "unknown attributes"),
     (["quickstart.json", "--epsilon", "1", "--query", "count", "--value", "7"],

@@ -160,13 +160,13 @@ ROOT_B = "probability ( b ) { table 0.5, 0.5; }\n"
 
 
 def test_a_row_that_does_not_sum_to_one_is_refused_with_its_location():
-    text = TWO + ROOT_B + "probability ( a | b ) {\n  (x) 0.5, 0.5;\n  (y) 0.3, 0.6;\n}\n"
+    text = TWO + ROOT_B + "probability ( a | b ) {\n  (x) 0.5, 0.5;\n  (y) 0.33, 0.66;\n}\n"
     with pytest.raises(ModelError) as caught:
         parse_bif(text, source="net.bif")
     assert caught.value.path == "net.bif:6"
-    assert caught.value.reason.startswith("the row of 'a' given b=y sums to 9/10 (0.9), not 1")
+    assert caught.value.reason.startswith("the row of 'a' given b=y sums to 99/100 (0.99), not 1")
     net = parse_bif(text, renormalise=True)
-    assert net.renormalised == (RenormalisedRow("a", ("y",), Fraction(9, 10)),)
+    assert net.renormalised == (RenormalisedRow("a", ("y",), Fraction(99, 100)),)
     assert dict(net.cpts["a"][("y",)]) == {"x": Fraction(1, 3), "y": Fraction(2, 3)}
     assert dict(net.cpts["a"][("x",)]) == {"x": Fraction(1, 2), "y": Fraction(1, 2)}
 

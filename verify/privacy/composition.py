@@ -19,8 +19,8 @@ from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, epsilon_float, epsilon_str, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
-from pufferfish.verify.privacy.pufferfish import (PufferfishResult, check_level, pufferfish_level,
-                                                  ratio_key)
+from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult, check_level,
+                                                  pufferfish_level, ratio_key)
 from pufferfish.verify.report import Explained
 
 
@@ -45,6 +45,13 @@ class CompositionResult(Explained):
     budget: BudgetCheck | None = None
 
     @property
+    def vacuous(self) -> bool:
+        """The joint level constrains nothing (no secret pair applies under any prior): its
+        ``ε = 0`` and the sum of the individual levels prove nothing, so there is no linear
+        bound to be within."""
+        return self.joint.vacuous
+
+    @property
     def super_linear(self) -> bool:
         """True when the joint level exceeds the sum of the individual levels."""
         return ratio_key(self.joint.level_ratio) > ratio_key(self.linear_bound)
@@ -61,12 +68,17 @@ class CompositionResult(Explained):
                 "sum_of_levels": epsilon_str(self.linear_bound),
                 "sum_of_levels_ratio": fraction_str(self.linear_bound),
                 "joint": self.joint.to_dict(), "joint_epsilon": self.joint.epsilon,
-                "super_linear": self.super_linear, "holds": self.holds}
+                "super_linear": self.super_linear, "holds": self.holds,
+                "vacuous": self.vacuous}
         if self.budget is not None:
             data["budget"] = self.budget.to_dict()
         return data
 
     def explain(self) -> str:
+        if self.vacuous:
+            return (f"joint release of {', '.join(self.mechanisms)}: Pufferfish level vacuous: "
+                    f"{VACUOUS_TEXT}; the joint level and the sum of the levels prove nothing "
+                    f"(no linear bound to compare)")
         verdict = "SUPER-LINEAR" if self.super_linear else "within the linear bound"
         return (f"joint release of {', '.join(self.mechanisms)}: ε = {self.joint.epsilon} "
                 f"(≈ {epsilon_float(self.joint.level_ratio):.6g}) vs sum of levels "

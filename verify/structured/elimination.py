@@ -55,6 +55,10 @@ from pufferfish.models.universe import Universe
 Table = dict[tuple, fmpq_poly]
 """A potential or message: assignment of its variables (in their order) -> polynomial."""
 
+_ENTRY_BYTES = 120
+"""The memory of one potential entry besides its coefficients: its key tuple, the dictionary slot
+and the polynomial object."""
+
 Conditions = Mapping[int, frozenset]
 """A secret as a conjunction ``D_v ∈ allowed`` over positions ``v``."""
 
@@ -202,12 +206,13 @@ class JunctionTree:
                 owner.setdefault(v, k)
         counted = [[v for v in self.cliques[k] if owner[v] == k] for k in range(len(self.cliques))]
         self._entry_bits = [0] * len(self.cliques)
+        self._degrees = [sum(max(weights[v].values(), default=0) for v in counted[k])
+                         for k in range(len(self.cliques))]
+        self._check_memory(self.potential_bytes(), "potentials")
         self.potentials = [self._potential(k, assigned[k], counted[k], weights)
                            for k in range(len(self.cliques))]
         self.messages: dict[tuple[int, int], Table] = {}
-        self._degrees = [sum(max(weights[v].values(), default=0) for v in counted[k])
-                         for k in range(len(self.cliques))]
-        self._check_memory()
+        self._check_memory(self.message_bytes(), "messages")
         with ring.precision():
             self._calibrate()
         self._places: dict[frozenset, tuple[str, object]] = {}
@@ -270,18 +275,37 @@ class JunctionTree:
                 size += assignments * (degree + 1) * (bits // 8 + 16)
         return size
 
-    def _check_memory(self) -> None:
-        """Refuse (:class:`~pufferfish.models.errors.TooLargeError`) a tree whose messages
-        (:meth:`message_bytes`) would not fit in the memory this process may use."""
+    def potential_bytes(self) -> int:
+        """An upper estimate of the memory of the potentials, from the cliques' sizes and their
+        shares of the code's degree alone, before any is built: per assignment of a clique's
+        variables a key and, for a polynomial ring, a dense polynomial of up to the clique's
+        degree plus one coefficients (a word each, exact; a ball each, :func:`balls`).  A
+        variable of ``10^5`` values whose value is the statistic (an ``identity`` query) makes
+        ``10^5`` monomials of degree up to ``10^5``: ``10^10`` coefficients."""
+        dense = isinstance(self.ring.poly, type)
+        word = 48 if self.ring.bits else 8
+        size = 0
+        for clique, degree in zip(self.cliques, self._degrees):
+            assignments = 1
+            for v in clique:
+                assignments *= len(self.domains[v])
+            size += assignments * (_ENTRY_BYTES + (word * (degree + 1) if dense else word))
+        return size
+
+    def _check_memory(self, need: int, what: str) -> None:
+        """Refuse (:class:`~pufferfish.models.errors.TooLargeError`) a tree whose ``what``
+        (``need`` bytes: :meth:`potential_bytes`, :meth:`message_bytes`) would not fit in the
+        memory this process may use."""
         from pufferfish.verify.execution import usable_memory
 
-        need, limit = self.message_bytes(), usable_memory()
+        limit = usable_memory()
         if limit is not None and need > limit * 3 // 4:
+            largest = max(len(c) for c in self.cliques)
             raise TooLargeError(
                 f"the exact sum-product over this prior's junction tree ({len(self.cliques)} "
-                f"cliques, codes up to {sum(self._degrees):,}) needs about {need / 2**30:.1f} GB for its "
-                f"messages, more than three quarters of the {limit / 2**30:.1f} GB this process "
-                f"may use", "priors")
+                f"cliques of up to {largest} attributes, codes up to {sum(self._degrees):,}) "
+                f"needs about {need / 2**30:.1f} GB for its {what}, more than three quarters of "
+                f"the {limit / 2**30:.1f} GB this process may use", "priors")
 
     def _separator(self, a: int, b: int) -> tuple[int, ...]:
         return tuple(v for v in self.cliques[a] if v in self.cliques[b])

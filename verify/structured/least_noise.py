@@ -114,7 +114,15 @@ class Probe:
         ratio = self.level.ratio_lower
         if ratio == math.inf:
             return math.inf
-        return math.log(ratio) if ratio > 1 else None
+        if ratio <= 1:
+            return None
+        if not isinstance(ratio, Fraction):
+            level = math.log(ratio)
+        elif ratio < 2:                      # log1p of the exact excess: no rounding to 0
+            level = math.log1p(float(ratio - 1))
+        else:                                # the logs of the integers: no float overflow
+            level = math.log(ratio.numerator) - math.log(ratio.denominator)
+        return level if level > 0 else None
 
 
 @dataclass(frozen=True, repr=False)
@@ -189,6 +197,7 @@ def least_noise(model, epsilon: Budget | str, query="sum", *, attributes=None, v
     counts) on ``model``; ``noise``: ``"geometric"``, ``"laplace"`` or ``"both"``."""
     if noise not in ("geometric", "laplace", "both"):
         raise ModelError(f"unknown noise {noise!r}; use geometric, laplace or both", "noise")
+    epsilon = search_budget(epsilon, zero=True)
     levels = NoiseLevels(model, query, attributes=attributes, value=value, low=low, high=high,
                          ends_only=ends_only)
     name = levels.query.kind if isinstance(query, str) else getattr(query, "kind", str(query))
@@ -266,8 +275,44 @@ def _inside(low: Fraction, high: Fraction, fail: Fraction | None, ok: Fraction) 
     return simplest_between(bottom + quarter, ok - quarter)
 
 
+SEARCH_BUDGETS = (Fraction(1, 10**9), Fraction(100))
+"""The budgets the searches take, ``10⁻⁹ <= ε <= 100``: the least scale is about ``K/ε`` for the
+query's range ``K``, and the floats that steer the search (scales, ``e^{−1/b}``) and the exact
+rationals probed stay in a workable range only there (``ε = 10⁶`` asks for ``α`` near
+``e^{−10⁶}``; ``ε = 10⁻³⁰`` for scales near ``10³⁰``)."""
+
+
+def search_budget(epsilon: Budget | str, where: str = "epsilon", zero: bool = False) -> Budget:
+    """``epsilon`` as a :class:`~pufferfish.verify.numerics.certified.Budget` the searches take
+    (:data:`SEARCH_BUDGETS`; with
+    ``zero=True`` also ``ε = 0``, which the searches answer without steering: no noise makes
+    different query laws equal), else a :class:`~pufferfish.models.errors.ModelError` at
+    ``where`` naming the range.
+
+    >>> search_budget("1/2").text
+    '1/2'
+    >>> search_budget("1e-30", "--epsilon")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.ModelError: --epsilon: ε must be in [1e-9, 100] for the least-noise searches, got 1e-30
+    """
+    budget = epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon, where)
+    low, high = SEARCH_BUDGETS
+    if budget.infinite:
+        inside = False
+    elif budget.epsilon is not None:            # exact: no float for 10^-1000 or 10^1000
+        inside = low <= budget.epsilon <= high or (zero and budget.epsilon == 0)
+    else:                                       # ε = log(ratio): the ratio's integers' logs
+        inside = (float(low) <= budget_float(budget) <= float(high)
+                  or (zero and budget.ratio == 1))
+    if not inside:
+        raise ModelError(f"ε must be in [1e-9, 100] for the least-noise searches, got "
+                         f"{budget.text}", where)
+    return budget
+
+
 def _budget(epsilon: Budget | str) -> Budget:
-    return epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon, "epsilon")
+    return search_budget(epsilon, zero=True)
 
 
 def _tolerance(value: Fraction | str) -> Fraction:
@@ -392,7 +437,7 @@ def _estimate(default: float, probes: list[Probe], ok: Probe | None, fail: Probe
     for p in reversed(probes):
         level = p.estimate()
         if p.scale > 0 and level not in (None, math.inf):
-            return math.log(p.scale * level / eps)
+            return math.log(p.scale) + math.log(level) - math.log(eps)
         if p.scale > 0 and level is None:       # level 0: far too much noise
             return math.log(p.scale / 4)
     return default
@@ -400,4 +445,4 @@ def _estimate(default: float, probes: list[Probe], ok: Probe | None, fail: Probe
 
 __all__ = ["LeastNoise", "LeastNoiseReport", "Probe", "least_noise", "least_geometric_noise",
            "least_laplace_scale",
-           "geometric_scale", "simplest_between", "MAX_BITS"]
+           "geometric_scale", "simplest_between", "search_budget", "MAX_BITS", "SEARCH_BUDGETS"]

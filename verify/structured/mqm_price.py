@@ -64,7 +64,7 @@ from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
 from pufferfish.verify.numerics.certified import budget_float, parse_budget
 from pufferfish.verify.report import Explained, table as text_table
-from pufferfish.verify.structured.least_noise import (least_geometric_noise,
+from pufferfish.verify.structured.least_noise import (least_geometric_noise, search_budget,
                                                       least_laplace_scale)
 from pufferfish.verify.structured.noise_level import NoiseLevels
 
@@ -280,15 +280,10 @@ def mqm_price(*, lengths: Sequence[int] = DEFAULT_LENGTHS,
     lengths = [int(t) for t in lengths]
     if not lengths or min(lengths) < 1:
         raise ModelError("give at least one length, each >= 1", "--lengths")
-    budgets = [parse_budget(e, "--epsilons") for e in epsilons]
-    if not budgets or any(b.infinite or budget_float(b) <= 0 for b in budgets):
-        raise ModelError("give at least one budget, each finite and > 0", "--epsilons")
-    families = []
-    for low in lows:
-        low = exact(low, "--lows")
-        if not 0 < low < Fraction(1, 2):
-            raise ModelError(f"ℓ must be in (0, 1/2), got {fraction_str(low)}", "--lows")
-        families.append((low, 1 - low))
+    budgets = [search_budget(e, "--epsilons") for e in epsilons]
+    if not budgets:
+        raise ModelError("give at least one budget", "--epsilons")
+    families = [(low, 1 - low) for low in map(family_low, lows)]
     for q in queries:
         if q not in QUERIES:
             raise ModelError(f"unknown query {q!r}; use sum or count", "--queries")
@@ -317,6 +312,30 @@ def mqm_price(*, lengths: Sequence[int] = DEFAULT_LENGTHS,
                                      {q: cells[q][budget.text] for q in queries}))
         seconds[T] = time.perf_counter() - start
     return MQMPriceTable(tuple(rows), settings, seconds)
+
+
+LEAST_LOW = Fraction(1, 10**6)
+"""The least ``ℓ`` of a family ``[ℓ, 1 − ℓ]`` the table takes: below it the chains' transition
+probabilities leave the range in which the MQM's float steering and the searches work (at
+``ℓ = 10⁻⁹`` a table of length 6 does not finish in minutes)."""
+
+
+def family_low(text: object, where: str = "--lows") -> Fraction:
+    """``ℓ`` of a family ``[ℓ, 1 − ℓ]``, exact, in ``[10⁻⁶, 1/2)`` (:data:`LEAST_LOW`), else a
+    :class:`~pufferfish.models.errors.ModelError` at ``where`` naming the range.
+
+    >>> family_low("1/4")
+    Fraction(1, 4)
+    >>> family_low("1e-1000")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.ModelError: --lows: ℓ must be in [1/1000000, 1/2), got 1e-1000
+    """
+    low = exact(text, where)
+    if not LEAST_LOW <= low < Fraction(1, 2):
+        shown = text if isinstance(text, str) else fraction_str(low)
+        raise ModelError(f"ℓ must be in [{fraction_str(LEAST_LOW)}, 1/2), got {shown}", where)
+    return low
 
 
 def price_memory(length: int, low: Fraction, exact_up_to: int = EXACT_UP_TO,
@@ -493,4 +512,4 @@ def _plotted(cell: LeastCell | None) -> float | None:
 
 __all__ = ["mqm_price", "plot_mqm_price", "MQMPriceTable", "PriceRow", "LeastCell",
            "corner_model", "price_query", "price_memory", "check_price_size", "price_steps", "DEFAULT_LENGTHS", "DEFAULT_EPSILONS", "DEFAULT_LOWS",
-           "EXACT_UP_TO", "ENDS_UP_TO", "QUERIES"]
+           "EXACT_UP_TO", "ENDS_UP_TO", "QUERIES", "LEAST_LOW", "family_low"]

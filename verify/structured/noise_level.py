@@ -78,7 +78,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpz, fmpz_poly
 
-from pufferfish.models.errors import ModelError, UnsupportedError
+from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
 from pufferfish.models.mechanisms import Query, QueryMechanism
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, Ratio, fraction_str
@@ -88,7 +88,8 @@ from pufferfish.verify.structured.elimination import JunctionTree, Ring, prior_f
 from pufferfish.verify.structured.noise_tools import (INTEGER, PointRing, Quotient,
                                                       ball_quotients, clamped_above,
                                                       clamped_below, fixed_point, integer_factors,
-                                                      likelihood_order, padded, w_infinity_of)
+                                                      keep_extremes, likelihood_order, padded,
+                                                      w_infinity_of)
 from pufferfish.verify.structured.statistics import (DEFAULT_MAX_CODES, Additive, packed_weights,
                                                      statistic_of)
 
@@ -240,6 +241,8 @@ class NoiseLevels:
             factors = integer_factors(factors)
             top = max(sum(max(self.weights[v].values()) for v in clique) for clique in cliques)
             record = _Prior(name, factors, cliques, edges, top, {}, {})
+            if ends_only:
+                self._check_ends_memory(record, 0, "the secrets' masses")
             self.priors.append(record)
             self._digest(record)
 
@@ -309,6 +312,45 @@ class NoiseLevels:
                 needed.update((first.name, second.name))
         self.pairs.append(pair)
 
+    # -- sizes ---------------------------------------------------------------------------------
+    def ends_bytes(self, record: _Prior, point_bits: int) -> int:
+        """An estimate of the memory of the exact integers of an ends-only reading of one prior
+        at a rational ``z`` whose numerator and denominator have ``point_bits`` bits (0: the
+        masses at ``z = 1``), before any is computed.  Each integer has at most the bits of the
+        product of the integer factors' sums (a sum over datasets of products of nonnegative
+        entries is at most the product of the factors' sums, times the domain sizes of the
+        attributes no factor reads) plus ``point_bits`` per unit of each clique's degree: one
+        mass per secret and four per clique's messages (half that size on average),
+        and at a noise two trees' messages, two ends per secret and the products of the ratios
+        of the pair at hand (only the largest ratios are kept across pairs).  The masses of a
+        chain of ``10^5`` binary attributes with its entry pairs are ``4·10^5`` integers of
+        about ``5·10^5`` bits: some 25 GB."""
+        domains = self.model.universe.domains
+        covered = {v for scope, _ in record.factors for v in scope}
+        bits = sum(int(sum(table.values())).bit_length() for _, table in record.factors)
+        bits += sum(len(domains[v]).bit_length() for v in range(len(domains)) if v not in covered)
+        bits += point_bits * record.top * len(record.cliques)
+        secrets = len({s.name for pair in self.model.pairs for s in (pair.first, pair.second)})
+        count = secrets + 2 * len(record.cliques)          # masses, one tree (half size on average)
+        if point_bits:      # and two trees' messages, two ends per secret, one pair's products
+            count += 2 * secrets + 4 * len(record.cliques) + 32
+        return count * (bits // 8 + 16)
+
+    def _check_ends_memory(self, record: _Prior, point_bits: int, what: str,
+                           hint: str = "fewer pairs or attributes fit") -> None:
+        """Refuse (:class:`~pufferfish.models.errors.TooLargeError`, with the figure) an
+        ends-only reading (:meth:`ends_bytes`) that would not fit in three quarters of the
+        memory this process may use."""
+        from pufferfish.verify.execution import usable_memory
+
+        need, limit = self.ends_bytes(record, point_bits), usable_memory()
+        if limit is not None and need > limit * 3 // 4:
+            raise TooLargeError(
+                f"{what} of prior {record.name!r} at the two ends ({len(self.model.pairs):,} "
+                f"secret pairs, {len(self.model.universe.attributes):,} attributes) need about "
+                f"{need / 2**30:.1f} GB of exact integers, more than three quarters of the "
+                f"{limit / 2**30:.1f} GB this process may use; {hint}", "priors")
+
     # -- evaluation --------------------------------------------------------------------------------
     def geometric(self, alpha: Fraction | str) -> NoiseLevel:
         """The exact level with two-sided geometric noise of parameter ``alpha`` in ``[0, 1)``,
@@ -319,6 +361,13 @@ class NoiseLevels:
                              "alpha")
         best: list = []   # (ratio_lower, ratio_upper, witness)
         by_ends = self.wide and (alpha or self.ends_only)
+        if by_ends:
+            point_bits = max(alpha.numerator.bit_length(), alpha.denominator.bit_length())
+            for record in self.priors:
+                self._check_ends_memory(record, point_bits,
+                                        f"the exact levels at α = {fraction_str(alpha)}",
+                                        "Laplace levels (balls of fixed precision) need far "
+                                        "less")
         ends = self._end_values(alpha) if by_ends else {}
         for pair in self.pairs:
             record = self._record(pair.prior)
@@ -328,8 +377,8 @@ class NoiseLevels:
                 candidates = [pair.level_zero]
             else:
                 candidates = [self._pair_outputs(record, pair, alpha)]
-            best += [(lower, upper, pair, direction, output)
-                     for lower, upper, direction, output in candidates]
+            best = keep_extremes(best, [(lower, upper, pair, direction, output)
+                                    for lower, upper, direction, output in candidates])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("geometric", alpha, best, True, unbounded)
 
@@ -349,8 +398,8 @@ class NoiseLevels:
                     found = self._end_ratios(record, pair, ends)
                 else:
                     found = self._fixed_point_outputs(record, pair, alpha, scale, bits)
-                best += [(lower, upper, pair, direction, output)
-                         for lower, upper, direction, output in found]
+                best = keep_extremes(best, [(lower, upper, pair, direction, output)
+                                        for lower, upper, direction, output in found])
         unbounded = self.ends_only and any(p.order is None for p in self.pairs)
         return self._combine("laplace", scale, best, False, unbounded)
 

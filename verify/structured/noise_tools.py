@@ -64,6 +64,22 @@ def integer_factors(factors):
     return out
 
 
+def keep_extremes(kept: list, found: list) -> list:
+    """Of ``kept + found`` (entries ``(lower, upper, ...)``), what a level is read from: the first
+    entry of largest upper bound and the first of largest lower bound, so that an evaluation
+    holds two entries, not eight per pair (each a product of two of the tree's integers).
+
+    >>> keep_extremes([(1, 5, "a")], [(3, 4, "b"), (2, 5, "c")])
+    [(1, 5, 'a'), (3, 4, 'b')]
+    """
+    entries = kept + found
+    if len(entries) <= 2:
+        return entries
+    upper = max(entries, key=lambda f: f[1])
+    lower = max(entries, key=lambda f: f[0])
+    return [upper] if lower is upper else [upper, lower]
+
+
 def likelihood_order(first: Sequence, second: Sequence) -> int | None:
     """``+1`` when ``first[k]/second[k]`` is non-decreasing in ``k`` over the union of the two
     supports (ratio 0 where only ``second`` is positive, ∞ where only ``first`` is), ``−1`` when
@@ -227,4 +243,4 @@ def clamped_above(law: fmpz_poly, high: int, alpha: Fraction):
     return clamped_below(mirrored, length - 1 - high, alpha)
 
 
-__all__ = ["INTEGER", "PointRing", "integer_factors", "likelihood_order", "w_infinity_of", "Quotient", "ball_quotients", "fixed_point", "padded", "clamped_below", "clamped_above"]
+__all__ = ["INTEGER", "PointRing", "integer_factors", "likelihood_order", "w_infinity_of", "Quotient", "ball_quotients", "fixed_point", "padded", "clamped_below", "clamped_above", "keep_extremes"]

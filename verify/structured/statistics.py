@@ -240,11 +240,25 @@ def _query_key(query: Query, universe: Universe,
 
 
 def packed_weights(statistic: Statistic) -> list[dict[Hashable, int]]:
-    """``weights[v][x]``: the code contribution of ``D_v = x`` for every attribute ``v``
-    (all zero for an attribute the statistic does not read)."""
-    read = statistic.positions
-    return [{x: (statistic.weight(v, x) if v in read else 0) for x in domain}
-            for v, domain in enumerate(statistic.universe.domains)]
+    """``weights[v][x]``: the code contribution of ``D_v = x`` (:meth:`Statistic.weight`) for
+    every attribute ``v`` (all zero for an attribute the statistic does not read), in one pass
+    over the components: ``O(Σ |domain|)``."""
+    domains = statistic.universe.domains
+    weights = [dict.fromkeys(domain, 0) for domain in domains]
+    for component, radix in zip(statistic.components, statistic.radices):
+        if isinstance(component, Values):
+            stride = radix
+            for v in component.positions:
+                row = weights[v]
+                for index, value in enumerate(domains[v]):
+                    row[value] += stride * index
+                stride *= len(domains[v])
+        else:
+            for v, pairs in zip(component.positions, component.weights):
+                row = weights[v]
+                for value, weight in pairs:
+                    row[value] += radix * weight
+    return weights
 
 
 __all__ = ["Additive", "Values", "Statistic", "statistic_of", "packed_weights",
