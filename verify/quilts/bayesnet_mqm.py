@@ -116,6 +116,8 @@ def _inherited_ratio(quilt, known) -> object | None:
 
 def _score_floor(card: int, ratio_low: float, budget: Budget) -> float:
     """A certified lower bound of ``card/(ε − log r)`` for every ratio ``r ≥ ratio_low``."""
+    if card == 0:
+        return 0.0                      # an empty X_N scores 0 whatever the influence
     if ratio_low == math.inf:
         return math.inf
     return exact_score(card, Fraction(max(ratio_low, 1.0)), budget).lower

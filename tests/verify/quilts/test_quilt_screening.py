@@ -85,3 +85,25 @@ def test_an_underflow_is_refused_and_the_search_is_exact():
         for node in family.nodes:
             assert (node_search(family, node, budget, None, 10**6, False)
                     == node_search(family, node, budget, None, 10**6, False, screen=False))
+
+
+@pytest.mark.parametrize("name", ["asia", "sachs", "alarm"])
+def test_one_reachability_pass_partitions_as_the_d_separation_tests(name):
+    import random
+
+    import networkx as nx
+
+    from pufferfish.verify.quilts.markov_quilts import quilt_for
+
+    separated = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
+    graph = network(name).graph
+    nodes = sorted(graph, key=str)
+    chooser = random.Random(7)
+    for _ in range(60):
+        node = chooser.choice(nodes)
+        others = [v for v in nodes if v != node]
+        quilt = set(chooser.sample(others, chooser.randint(0, min(5, len(others)))))
+        remote = {v for v in others if v not in quilt
+                  and separated(graph, {node}, {v}, quilt)}
+        found = quilt_for(graph, node, quilt)
+        assert found.remote == remote and found.nearby == set(nodes) - quilt - remote
