@@ -48,14 +48,6 @@ if TYPE_CHECKING:  # networkx is imported where a graph is searched or built
     import networkx as nx
 
 
-def _d_separated(graph, first: set, second: set, given: set) -> bool:
-    """networkx's d-separation test: ``is_d_separator`` from networkx 3.3, ``d_separated``
-    before."""
-    import networkx as nx
-
-    test = getattr(nx, "is_d_separator", None) or getattr(nx, "d_separated")
-    return test(graph, first, second, given)
-
 
 DEFAULT_MAX_CANDIDATES = 200_000
 """Default bound on the number of candidate quilts :func:`enumerate_quilts` examines."""
@@ -104,10 +96,46 @@ def quilt_for(graph: nx.DiGraph, node: Node, quilt: Iterable[Node]) -> Quilt:
     unknown = [v for v in q if v not in graph]
     if unknown:
         raise ModelError(f"unknown quilt nodes {unknown}", "quilt")
-    remote = frozenset(v for v in graph if v != node and v not in q
-                       and _d_separated(graph, {node}, {v}, set(q)))
-    nearby = frozenset(graph) - q - remote
+    nearby = frozenset(d_connected(graph, node, q))        # ``node`` itself included
+    remote = frozenset(graph) - q - nearby
     return Quilt(node, q, nearby, remote)
+
+
+def d_connected(graph: nx.DiGraph, node: Node, given: Iterable[Node]) -> set:
+    """The nodes d-connected to ``node`` given ``given`` (``node`` included, ``given``
+    excluded): one reachability pass over (node, direction) pairs, the Bayes ball of Koller &
+    Friedman, *Probabilistic Graphical Models*, §3.3.3, Algorithm 3.1 — ``O(|V| + |E|)`` instead
+    of one d-separation test per node.
+
+    >>> g = nx.DiGraph([("a", "c"), ("b", "c")])
+    >>> sorted(d_connected(g, "a", [])), sorted(d_connected(g, "a", ["c"]))
+    (['a', 'c'], ['a', 'b'])
+    """
+    import networkx as nx
+
+    observed = set(given)
+    ancestors = set(observed)
+    for v in observed:
+        ancestors |= nx.ancestors(graph, v)
+    reached: set = set()
+    visited: set = set()
+    pending = [(node, True)]              # (node, arrived from a child: the ball goes up)
+    while pending:
+        current, upward = pending.pop()
+        if (current, upward) in visited:
+            continue
+        visited.add((current, upward))
+        if current not in observed:
+            reached.add(current)
+        if upward and current not in observed:
+            pending.extend((parent, True) for parent in graph.predecessors(current))
+            pending.extend((child, False) for child in graph.successors(current))
+        elif not upward:
+            if current not in observed:
+                pending.extend((child, False) for child in graph.successors(current))
+            if current in ancestors:
+                pending.extend((parent, True) for parent in graph.predecessors(current))
+    return reached
 
 
 @dataclass(repr=False, frozen=True)
@@ -144,7 +172,8 @@ def enumerate_quilts(graph: nx.DiGraph, node: Node, *, max_size: int | None = No
     the useful output is :attr:`QuiltEnumeration.minimal`: for each distinct ``X_N``, the quilts of
     least cardinality (Definition B.1).  Candidates are examined by increasing size; at most
     ``max_candidates`` are examined, and ``progress(done, total)`` is called periodically.
-    ``O(Σ_{s ≤ m} C(n−1, s) · n · (|V| + |E|))``.
+    ``O(Σ_{s ≤ m} C(n−1, s) · (|V| + |E|))``: one reachability pass per candidate
+    (:func:`d_connected`).
     """
     if node not in graph:
         raise ModelError(f"unknown node {node!r}; the nodes are {sorted(map(str, graph))}", "--node")
@@ -334,6 +363,7 @@ def check_search_size(graph: nx.DiGraph, nodes: int, max_size: int | None,
     return tests
 
 
-__all__ = ["Quilt", "QuiltEnumeration", "ChainQuilt", "quilt_for", "enumerate_quilts",
-           "quilt_independence_holds", "chain_quilts", "path_graph", "check_enumeration_budget",
-           "check_search_size", "DEFAULT_MAX_CANDIDATES", "MAX_SEPARATION_TESTS"]
+__all__ = ["Quilt", "QuiltEnumeration", "ChainQuilt", "quilt_for", "d_connected",
+           "enumerate_quilts", "quilt_independence_holds", "chain_quilts", "path_graph",
+           "check_enumeration_budget", "check_search_size", "DEFAULT_MAX_CANDIDATES",
+           "MAX_SEPARATION_TESTS"]

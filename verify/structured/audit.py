@@ -111,8 +111,9 @@ def structured_pufferfish(model: PufferfishModel, mechanism: Mechanism,
 
 def _direction(label: str, first, second, prior: str, laws: OutputLaws, mass_first: fmpq,
                mass_second: fmpq) -> DirectionLevel:
-    if laws.screens:
-        candidates = _ratio_candidates(laws.balls(first), laws.balls(second))
+    screened = laws.ratio_candidates(first, second)
+    if screened is not None:
+        candidates = screened
         law_first = laws.exact_at(first, candidates)
         law_second = laws.exact_at(second, candidates)
     else:
@@ -137,28 +138,6 @@ def _direction(label: str, first, second, prior: str, laws: OutputLaws, mass_fir
     return DirectionLevel(label, first.name, second.name, prior, ratio, laws.outputs[o],
                           _fraction(law_first[o] / mass_first),
                           _fraction(law_second[o] / mass_second))
-
-
-def _ratio_candidates(first: Sequence, second: Sequence) -> list[int]:
-    """The outputs whose ratio ``first/second`` may be the largest: every output except those
-    whose ball's upper bound is below the largest lower bound (and those with ``first`` exactly
-    0, which impose nothing).  An output whose ``second`` ball contains 0 stays (its ratio may
-    be infinite)."""
-    bounds = []
-    best_lower = None
-    for o, (a, b) in enumerate(zip(first, second)):
-        if a.is_exact() and a.is_zero():
-            continue
-        if 0 in b:
-            bounds.append((o, None))
-            continue
-        ratio = a / b
-        lower = ratio.lower()
-        if best_lower is None or lower > best_lower:
-            best_lower = lower
-        bounds.append((o, ratio.upper()))
-    return [o for o, upper in bounds
-            if upper is None or best_lower is None or not upper < best_lower]
 
 
 def structured_leakage(model: PufferfishModel, mechanism: Mechanism,

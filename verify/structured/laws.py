@@ -5,9 +5,10 @@
 A query with two-sided geometric noise (``sum`` or ``count``, clamped to ``[low, high]``) takes
 this sum as one polynomial product with the noise's generating polynomial ``Σ_d α^{|d|} z^d`` (or,
 for balls, two power-series divisions by ``1 − αz``) and closed forms for the two clamped ends;
-any other mechanism sums over its codes.  Exact values are ``fmpq``; certified balls (``arb``)
-bound every output cheaply, so that a maximum over outputs needs exact values only where a ball
-does not rule the output out.
+a composition applies each mechanism's mixture in turn to its own components
+(:mod:`~pufferfish.verify.structured.composed`); any other mechanism sums over its codes.  Exact
+values are ``fmpq``; certified balls (``arb``) bound every output cheaply, so that a maximum over
+outputs needs exact values only where a ball does not rule the output out.
 
 >>> from pufferfish.api import load
 >>> model = load("quickstart.json")
@@ -26,10 +27,11 @@ from flint import arb, arb_series, ctx, fmpq, fmpq_poly
 
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
-from pufferfish.models.mechanisms import GeometricNoise, Mechanism, QueryMechanism
+from pufferfish.models.mechanisms import Composition, GeometricNoise, Mechanism, QueryMechanism
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.priors import Prior
 from pufferfish.models.universe import Universe
+from pufferfish.verify.structured.composed import ComposedMixture
 from pufferfish.verify.structured.elimination import EXACT, JunctionTree, Ring, balls
 from pufferfish.verify.structured.statistics import (DEFAULT_MAX_CODES, Additive, Statistic,
                                                      packed_weights, statistic_of)
@@ -56,22 +58,26 @@ class OutputLaws:
 
     def __init__(self, prior: Prior, universe: Universe, statistic: Statistic, weights,
                  mechanism: Mechanism, max_outputs: int, screen: bool = False,
-                 bits: int = 128) -> None:
-        self.statistic, self.mechanism = statistic, mechanism
+                 bits: int = 128, factored: bool = True) -> None:
+        self.statistic, self.mechanism, self.universe = statistic, mechanism, universe
         self.tree = JunctionTree.of_prior(prior, universe, weights)
-        self.ball_tree = (JunctionTree.of_prior(prior, universe, weights, balls(bits))
-                          if screen else None)
-        self.screen = screen
-        total_law = self.tree.law({})
         self._convolution = GeometricConvolution.of(mechanism, statistic, EXACT)
+        requested, screen = screen, screen and self._convolution is not None
+        self.ball_tree = (JunctionTree.of_prior(prior, universe, weights, balls(bits))
+                          if screen else None)          # balls screen a geometric noise
+        self.screen = screen
+        total_law = self._total_law = self.tree.law({})
+        self._single: dict = {}        # (position, allowed) -> law, for the last few secrets
         if self._convolution is not None:
             self.outputs = self._convolution.outputs
             if screen:
                 self._ball_convolution = GeometricConvolution.of(mechanism, statistic,
                                                                   self.ball_tree.ring)
         else:
-            self._keys = _key_rows(mechanism, statistic, total_law, max_outputs)
+            self._keys = mixture_of(mechanism, statistic, total_law, max_outputs, factored)
             self.outputs = self._keys.outputs
+        self._composed = self._convolution is None and isinstance(self._keys, ComposedMixture)
+        self._bounded = requested and self._composed    # float bounds screen a composition
         self.total_mass = total_law(1) if total_law.degree() >= 0 else fmpq(0)
         self._total_split: SplitLaw | None = None
         self._splits: dict = {}        # the split laws of the last few secrets
@@ -79,11 +85,29 @@ class OutputLaws:
         self._laws: dict = {}
         self._exact: dict = {None: self._mix(total_law)}
         self._balls: dict = {}
+        self._float_bounds: dict = {}
 
     def law(self, secret) -> fmpq_poly:
-        """``F_s``: coefficient ``k`` is ``Pr[s ∧ code = k | θ]``."""
-        return _cached(self._laws, secret, lambda: self.tree.law(conditions_of(secret)),
+        """``F_s``: coefficient ``k`` is ``Pr[s ∧ code = k | θ]``.  A secret ``D_v ∈ A`` whose
+        complement ``D_v ∉ A`` was among the last few secrets read is ``F − F_{D_v ∉ A}``
+        (one subtraction instead of a pass over the tree)."""
+        return _cached(self._laws, secret, lambda: self._law_of(conditions_of(secret)),
                        self.CACHED)
+
+    def _law_of(self, conditions: dict[int, frozenset]) -> fmpq_poly:
+        if len(conditions) == 1:
+            ((position, allowed),) = conditions.items()
+            domain = frozenset(self.universe.domains[position])
+            complement = self._single.get((position, domain - allowed))
+            if complement is not None:
+                law = self._total_law - complement
+            else:
+                law = self.tree.law(conditions)
+            self._single[(position, allowed)] = law
+            while len(self._single) > self.CACHED:
+                self._single.pop(next(iter(self._single)))
+            return law
+        return self.tree.law(conditions)
 
     def mass(self, secret) -> fmpq:
         return self.tree.mass(conditions_of(secret))
@@ -107,6 +131,13 @@ class OutputLaws:
         """The exact masses of the outputs at ``indices``."""
         if not indices:
             return {}
+        if self._composed:
+            known = self._values.setdefault(secret, {})
+            missing = [o for o in indices if o not in known]
+            if missing:
+                law = self.law(secret) if secret is not None else self._total_law
+                known.update(self._keys.exact_at(law, missing))
+            return {o: known[o] for o in indices}
         if self._convolution is None or len(indices) > len(self.outputs) // 8:
             law = self.exact(secret)
             return {o: law[o] for o in indices}
@@ -125,6 +156,21 @@ class OutputLaws:
                 known[o] = self._convolution.value_at(split, o)
         return {o: known[o] for o in indices}
 
+    def ratio_candidates(self, first, second) -> list[int] | None:
+        """The outputs at which ``Pr[ω | first] / Pr[ω | second]`` may be largest, ruled out by
+        certified bounds (:func:`ball_ratio_candidates` on balls for a geometric noise,
+        :meth:`~pufferfish.verify.structured.composed.ComposedMixture.ratio_candidates` for a
+        composition); ``None`` when no bounds are available (every output is a candidate)."""
+        if self._bounded:
+            return self._keys.ratio_candidates(self._bounds(first), self._bounds(second))
+        if self.screens:
+            return ball_ratio_candidates(self.balls(first), self.balls(second))
+        return None
+
+    def _bounds(self, secret):
+        return _cached(self._float_bounds, secret,
+                       lambda: self._keys.bounds(self.law(secret)), self.CACHED)
+
     @property
     def screens(self) -> bool:
         """Whether balls are available to screen outputs (a geometric noise on a long range)."""
@@ -134,6 +180,28 @@ class OutputLaws:
         if self._convolution is not None:
             return self._convolution.apply(law)
         return self._keys.apply(law)
+
+
+def ball_ratio_candidates(first: Sequence, second: Sequence) -> list[int]:
+    """The outputs whose ratio ``first/second`` may be the largest: every output except those
+    whose ball's upper bound is below the largest lower bound (and those with ``first`` exactly
+    0, which impose nothing).  An output whose ``second`` ball contains 0 stays (its ratio may
+    be infinite)."""
+    bounds = []
+    best_lower = None
+    for o, (a, b) in enumerate(zip(first, second)):
+        if a.is_exact() and a.is_zero():
+            continue
+        if 0 in b:
+            bounds.append((o, None))
+            continue
+        ratio = a / b
+        lower = ratio.lower()
+        if best_lower is None or lower > best_lower:
+            best_lower = lower
+        bounds.append((o, ratio.upper()))
+    return [o for o, upper in bounds
+            if upper is None or best_lower is None or not upper < best_lower]
 
 
 def _cached(cache: dict, key, compute, size: int):
@@ -166,6 +234,28 @@ class _KeyRows:
                 for o, p in row:
                     out[o] += weight * p
         return out
+
+
+def mixture_of(mechanism: Mechanism, statistic: Statistic, total: fmpq_poly,
+               max_outputs: int, factored: bool = True):
+    """The mixture ``law -> [Pr[s ∧ M = ω | θ] per output]`` of a mechanism other than one
+    geometric noise on one sum: a composition one mechanism at a time
+    (:class:`~pufferfish.verify.structured.composed.ComposedMixture`), else each code's kernel
+    row (also for a composition when ``factored`` is off: the product distribution of each joint
+    code, the reference the factored mixture is tested against)."""
+    if factored and isinstance(mechanism, Composition):
+        composed = ComposedMixture.of(mechanism, statistic, total, max_outputs, _part_mixture)
+        if composed is not None:
+            return composed
+    return _key_rows(mechanism, statistic, total, max_outputs)
+
+
+def _part_mixture(mechanism: Mechanism, statistic: Statistic, total: fmpq_poly,
+                  max_outputs: int):
+    convolution = GeometricConvolution.of(mechanism, statistic, EXACT)
+    if convolution is not None:
+        return convolution
+    return mixture_of(mechanism, statistic, total, max_outputs)
 
 
 def _key_rows(mechanism: Mechanism, statistic: Statistic, total: fmpq_poly,
@@ -442,14 +532,16 @@ SCREEN_OUTPUTS = 64
 def output_laws(model: PufferfishModel, mechanism: Mechanism,
                 max_outputs: int = DEFAULT_MAX_OUTPUTS,
                 max_codes: int = DEFAULT_MAX_CODES,
-                screen_above: int = SCREEN_OUTPUTS) -> dict[str, OutputLaws]:
+                screen_above: int = SCREEN_OUTPUTS,
+                factored: bool = True) -> dict[str, OutputLaws]:
     """Each finite prior's :class:`OutputLaws` of ``mechanism`` (calibrated once per prior;
-    screened with balls when the mechanism has more than ``screen_above`` outputs)."""
+    screened with certified bounds when its statistic has more than ``screen_above`` codes; a
+    composition one mechanism at a time unless ``factored`` is off)."""
     statistic = statistic_of(mechanism, model.universe, max_codes)
     weights = packed_weights(statistic)
     screen = statistic.codes > screen_above
     return {name: OutputLaws(prior, model.universe, statistic, weights, mechanism, max_outputs,
-                             screen)
+                             screen, factored=factored)
             for name, prior in model.finite_priors.items()}
 
 
@@ -459,4 +551,5 @@ def conditions_of(secret) -> dict[int, frozenset]:
 
 
 __all__ = ["OutputLaws", "SplitLaw", "GeometricConvolution", "output_laws", "conditions_of",
+           "mixture_of", "ball_ratio_candidates",
            "SCREEN_OUTPUTS", "BALL_ENTRIES"]

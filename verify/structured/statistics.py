@@ -239,6 +239,42 @@ def _query_key(query: Query, universe: Universe,
     return lambda parts: parts[k]
 
 
+def part_reads(mechanism: Composition, universe: Universe) -> list[tuple[int, ...]]:
+    """For each mechanism a composition runs (``repeat(k)``: its base ``k`` times), the indices
+    into ``statistic_of(mechanism).components`` of the components it reads, in the order of that
+    part's own statistic (``statistic_of(part).components[k]`` is the composition's component
+    ``part_reads(...)[i][k]``).  Cost: ``O(Σ |domain|)`` per part.
+
+    >>> from pufferfish.models.universe import Universe
+    >>> from pufferfish.models.mechanisms import Query, QueryMechanism, compose
+    >>> u = Universe.product(["a", "b", "c"], [[0, 1]] * 3)
+    >>> first = QueryMechanism("first", u, Query("count", u, ["a", "b"]))
+    >>> total = QueryMechanism("total", u, Query("sum", u))
+    >>> part_reads(compose([total, first, total]), u)
+    [(0,), (1,), (0,)]
+    """
+    components: list[Component] = []
+
+    def index_of(component: Component) -> int:
+        if component not in components:
+            components.append(component)
+        return components.index(component)
+
+    reads = []
+    for part in mechanism.mechanisms:
+        seen: list[int] = []
+
+        def recording(component: Component) -> int:
+            k = index_of(component)
+            if k not in seen:
+                seen.append(k)
+            return k
+
+        _key_function(part, universe, recording)
+        reads.append(tuple(seen))
+    return reads
+
+
 def packed_weights(statistic: Statistic) -> list[dict[Hashable, int]]:
     """``weights[v][x]``: the code contribution of ``D_v = x`` (:meth:`Statistic.weight`) for
     every attribute ``v`` (all zero for an attribute the statistic does not read), in one pass
@@ -261,5 +297,5 @@ def packed_weights(statistic: Statistic) -> list[dict[Hashable, int]]:
     return weights
 
 
-__all__ = ["Additive", "Values", "Statistic", "statistic_of", "packed_weights",
+__all__ = ["Additive", "Values", "Statistic", "statistic_of", "part_reads", "packed_weights",
            "DEFAULT_MAX_CODES"]
