@@ -184,16 +184,18 @@ def decimal_text(value, *, log: bool = False, digits: int = 6) -> str:
 
 
 def _rounded(value: Fraction, digits: int, direction: int) -> str:
-    """``value`` to ``digits`` significant digits, rounded down (``-1``) or up (``1``)."""
+    """``value`` to ``digits`` significant digits, rounded down (``-1``) or up (``1``), written
+    from integers (no float can move the bound the wrong way)."""
     if not value:
         return "0"
     exponent = math.floor(math.log10(abs(value))) - digits + 1
-    scale = Fraction(10) ** exponent
-    steps = value / scale
+    steps = value / Fraction(10) ** exponent
     steps = math.floor(steps) if direction < 0 else math.ceil(steps)
-    rounded = steps * scale
-    places = max(0, -exponent)
-    return f"{float(rounded):.{places}f}" if places < 30 else f"{float(rounded):.{digits}g}"
+    if exponent >= 0:
+        return str(steps * 10 ** exponent)
+    places = -exponent
+    text = str(abs(steps)).rjust(places + 1, "0")
+    return ("-" if steps < 0 else "") + f"{text[:-places]}.{text[-places:]}"
 
 
 def ratio(numerator: Fraction, denominator: Fraction) -> Ratio:

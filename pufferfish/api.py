@@ -19,6 +19,9 @@ False
 ['log(3)']
 >>> result.mechanisms[0].pufferfish.witness.prior           # ... but not against the sticky chain
 'sticky'
+
+Length: one short function per entry point of the command line, each with the docstring and
+example a user reads first; they share the input rules above, so they stay together.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import add_common_options, emit, input_file, positive_int
+from pufferfish.cli.common import (add_common_options, emit, input_file, model_file, model_help,
+                                   positive_int)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -18,8 +19,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "standard-library checker (exit 0 accepted, 1 rejected)")
     parser.add_argument("certificate", type=input_file,
                         help="certificate file (JSON; audit --certificate FILE writes one)")
-    parser.add_argument("model", type=input_file, nargs="?",
-                        help="model file (default: the file the certificate names)")
+    parser.add_argument("model", type=model_file, nargs="?",
+                        help=model_help("model file (default: the file the certificate names)"))
     parser.add_argument("--window-bits", type=positive_int, default=16, metavar="N",
                         help="programs: enumerate the noise down to paths of mass 2^-N; a larger "
                              "N narrows each probability's bound, at a higher cost (default 16)")

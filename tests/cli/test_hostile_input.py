@@ -89,6 +89,11 @@ CRASH_SITES = {
                 "--set", "q=9/10"], "pufferfish.verify.symbolic.region.budget_region"),
     "check-certificate": (["check-certificate", "{certificate}"],
                           "pufferfish_check.check_certificate"),
+    "approximate-dp": (["approximate-dp", ex("quickstart.json"), "--epsilon", "1"],
+                       "pufferfish.verify.privacy.approximate.approximate_dp"),
+    "epsilon-range": (["epsilon-range", ex("dp_benchmarks/laplace_suite.json"), "--mechanism",
+                       "noisy_histogram", "--low", "1", "--high", "2"],
+                      "pufferfish.verify.privacy.epsilon_range.dp_for_every_epsilon"),
 }
 
 

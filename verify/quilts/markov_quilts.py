@@ -107,6 +107,7 @@ def d_connected(graph: nx.DiGraph, node: Node, given: Iterable[Node]) -> set:
     Friedman, *Probabilistic Graphical Models*, §3.3.3, Algorithm 3.1 — ``O(|V| + |E|)`` instead
     of one d-separation test per node.
 
+    >>> import networkx as nx
     >>> g = nx.DiGraph([("a", "c"), ("b", "c")])
     >>> sorted(d_connected(g, "a", [])), sorted(d_connected(g, "a", ["c"]))
     (['a', 'c'], ['a', 'b'])
