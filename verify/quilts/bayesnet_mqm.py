@@ -44,8 +44,9 @@ def node_search(family: BayesNetFamily, node: Node, budget: Budget, max_quilt_si
     search is tested against).  With it (the default) the
     result is the same, with exact max-influences for few quilts: every quilt first gets a
     certified lower bound ``L_Q`` of its score, ``card(X_N)/(ε − log r)`` for a certified lower
-    bound ``r`` of its max-influence ratio (:func:`~pufferfish.verify.quilts.screening.
-    influence_ratio_bounds`, variable elimination in doubles with a proved error bound; the score
+    bound ``r`` of its max-influence ratio
+    (:func:`~pufferfish.verify.quilts.screening.influence_ratio_bounds`, variable elimination
+    in doubles with a proved error bound; the score
     increases with the ratio).  The quilt with the least ``L_Q`` is computed exactly first; its
     certified upper end ``U`` is the bar (the smallest such quilt, to within a relative 10^-9 of
     the least floor: any quilt would do).  Then the quilts are visited in the enumeration's order,
@@ -58,7 +59,7 @@ def node_search(family: BayesNetFamily, node: Node, budget: Budget, max_quilt_si
     orders the work and, through certified bounds, rules out quilts that cannot win; every score
     compared is exact.  A quilt whose elimination in doubles is refused (an underflow) is
     computed exactly.  A quilt that is a quilt already computed plus nodes remote for it has that
-    quilt's max-influence exactly (:func:`_inherited_ratio`), without an elimination."""
+    quilt's max-influence exactly (the private ``_inherited_ratio``), without an elimination."""
     enum = enumerate_quilts(family.graph, node, max_size=max_quilt_size,
                             max_candidates=max_candidates)
     quilts = list(enum.minimal if minimal_only else enum.quilts)
