@@ -68,6 +68,9 @@ myst_heading_anchors = 3
 nb_execution_mode = "force"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 300
+# Progress lines (a program audit's "N datasets done") go to stderr, which a page shows as an
+# output box of its own: the pages show what the code prints on stdout.
+nb_output_stderr = "remove"
 
 # --- API reference -------------------------------------------------------------------------------
 autosummary_generate = True
