@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
-                                   add_common_options, add_mechanism_option, budget_text, emit,
-                                   epsilon_help, load_pufferfish_model, model_file, model_help)
-from pufferfish.models.neighbours import RELATION_FORMS
+                                   add_mechanisms_and_relations, budget_text, emit, epsilon_help,
+                                   load_pufferfish_model, mechanisms_and_relations, model_file,
+                                   model_help)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -30,11 +30,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "compute delta(eps); with --delta, check (eps, delta)-DP and exit 1 if violated"))
     parser.add_argument("--delta", help=f"delta in [0, 1] ({RATIONAL_FORMS}); alone: the least "
                                         f"eps with delta(eps) <= delta")
-    add_mechanism_option(parser, "only these (default: every mechanism)", old=())
-    parser.add_argument("--neighbours", action="append", metavar="RELATION",
-                        help=f"neighbour relation (repeatable; default: the model's "
-                             f"\"neighbours\", else entry): {RELATION_FORMS}")
-    add_common_options(parser, datasets=True, outputs=True)
+    add_mechanisms_and_relations(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -42,15 +38,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.api import _exact_delta, budget
     from pufferfish.verify.privacy.approximate import approximate_dp
-    from pufferfish.verify.privacy.audit import selected_mechanisms
 
     if args.epsilon is None and args.delta is None:
         raise UsageError("give --epsilon, --delta or both")
     epsilon = None if args.epsilon is None else budget(args.epsilon)
     delta = None if args.delta is None else _exact_delta(args.delta)
     model = load_pufferfish_model(args)
-    chosen = selected_mechanisms(model, args.mechanism, "--mechanism")
-    relations = args.neighbours or [model.neighbours or "entry"]
+    chosen, relations = mechanisms_and_relations(args, model)
     results = [approximate_dp(model.universe, model.mechanisms[name], relation, epsilon=epsilon,
                               delta=delta,
                               max_datasets=args.max_datasets, max_outputs=args.max_outputs)

@@ -287,6 +287,27 @@ def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str 
                                  f"(default {DEFAULT_MAX_OUTPUTS:,})")
 
 
+def add_mechanisms_and_relations(parser: argparse.ArgumentParser) -> None:
+    """``--mechanism NAME`` and ``--neighbours RELATION`` (both repeatable) and the common and
+    enumeration options, for a command that checks each named mechanism under each relation;
+    :func:`mechanisms_and_relations` reads them."""
+    from pufferfish.models.neighbours import RELATION_FORMS
+
+    add_mechanism_option(parser, "only these (default: every mechanism)", old=())
+    parser.add_argument("--neighbours", action="append", metavar="RELATION",
+                        help=f"neighbour relation (repeatable; default: the model's "
+                             f"\"neighbours\", else entry): {RELATION_FORMS}")
+    add_common_options(parser, datasets=True, outputs=True)
+
+
+def mechanisms_and_relations(args: argparse.Namespace, model) -> tuple[list[str], list]:
+    """The mechanisms named (all by default) and the relations (the model's, else entry)."""
+    from pufferfish.verify.privacy.audit import selected_mechanisms
+
+    chosen = selected_mechanisms(model, args.mechanism, "--mechanism")
+    return chosen, args.neighbours or [model.neighbours or "entry"]
+
+
 def add_execution_options(parser: argparse.ArgumentParser) -> None:
     """``--scheduler`` / ``--workers``: where the command's independent tasks run
     (:mod:`pufferfish.verify.execution`); the answer is the same wherever they run."""
@@ -538,6 +559,7 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
            "relation_status", "names_option", "MECHANISM_HELP", "add_mechanism_option",
+           "add_mechanisms_and_relations", "mechanisms_and_relations",
            "single_mechanism"]
 
 

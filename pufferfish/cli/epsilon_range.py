@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, add_common_options,
-                                   add_mechanism_option, emit, load_pufferfish_model, model_file,
-                                   model_help)
-from pufferfish.models.neighbours import RELATION_FORMS
+from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS,
+                                   add_mechanisms_and_relations, emit, load_pufferfish_model,
+                                   mechanisms_and_relations, model_file, model_help)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -33,11 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--parameter", default="epsilon",
                         help="the program argument that becomes the symbol eps "
                              "(default: epsilon)")
-    add_mechanism_option(parser, "only these (default: every mechanism)", old=())
-    parser.add_argument("--neighbours", action="append", metavar="RELATION",
-                        help=f"neighbour relation (repeatable; default: the model's "
-                             f"\"neighbours\", else entry): {RELATION_FORMS}")
-    add_common_options(parser, datasets=True, outputs=True)
+    add_mechanisms_and_relations(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -45,13 +40,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.api import dp_for_every_epsilon
     from pufferfish.models.numbers import exact
-    from pufferfish.verify.privacy.audit import selected_mechanisms
 
     low, high, factor = (exact(getattr(args, name), f"--{name}")
                          for name in ("low", "high", "factor"))
     model = load_pufferfish_model(args)
-    chosen = selected_mechanisms(model, args.mechanism, "--mechanism")
-    relations = args.neighbours or [model.neighbours or "entry"]
+    chosen, relations = mechanisms_and_relations(args, model)
     results = [dp_for_every_epsilon(model, name, relation, low=low, high=high, factor=factor,
                                     parameter=args.parameter, max_datasets=args.max_datasets,
                                     max_outputs=args.max_outputs)
