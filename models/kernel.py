@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
+from pufferfish.models.enclosures import Enclosure
 from pufferfish.models.errors import TooLargeError
 from pufferfish.models.mechanisms import Mechanism, Output
 from pufferfish.models.numbers import exact_ratio
@@ -44,8 +45,11 @@ class KernelTable:
     rows: tuple[tuple[int, ...], ...]
     denominator: int
     transcendental: bool = False
-    """Whether the rows hold exact numbers of ``Q(e^(1/n))`` (denominator 1) instead of
-    integers."""
+    """Whether the rows hold exact numbers of ``Q(e^(1/n))`` or certified enclosures
+    (denominator 1) instead of integers."""
+    enclosed: bool = False
+    """Whether some probability is a certified :class:`~pufferfish.models.enclosures.Enclosure`
+    (a program with Gaussian noise), not an exact number."""
 
     @classmethod
     def build(cls, mechanism: Mechanism, datasets: Sequence[Dataset],
@@ -61,7 +65,7 @@ class KernelTable:
         distinct = list({id(dist): dist for dist in distributions}.values())
         output_index: dict = {}
         denominators = set()
-        transcendental = False
+        transcendental = enclosed = False
         for dist in distinct:
             for output, p in dist.items():
                 if output not in output_index:
@@ -73,6 +77,8 @@ class KernelTable:
                             f"mechanisms.{mechanism.name}")
                 if isinstance(p, Fraction):
                     denominators.add(p.denominator)
+                elif isinstance(p, Enclosure):
+                    transcendental = enclosed = True
                 else:  # an exact number of Q(e^(1/n)): the table keeps the numbers themselves
                     transcendental = True
         denominator = lcm(*denominators) if denominators and not transcendental else 1
@@ -86,7 +92,8 @@ class KernelTable:
             row_of[id(dist)] = tuple(row)
         return cls(mechanism, datasets, {d: k for k, d in enumerate(datasets)},
                    tuple(output_index), output_index,
-                   tuple(row_of[id(dist)] for dist in distributions), denominator, transcendental)
+                   tuple(row_of[id(dist)] for dist in distributions), denominator, transcendental,
+                   enclosed)
 
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]`` as a Fraction."""

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Union
 
 from pufferfish.models.errors import ModelError
+from pufferfish.models.enclosures import Enclosure
 
 INFINITY = math.inf
 """Sentinel for an unbounded ratio (``x / 0`` with ``x > 0``)."""
@@ -125,7 +126,7 @@ def fraction_str(value: Ratio) -> str:
     """Canonical text for an exact number: ``"3/8"``, ``"2"``, or ``"inf"``; an exact number of
     ``Q(e^(1/n))`` (:class:`~pufferfish.models.programs.exp_numbers.ExpNumber`) as its closed
     form, such as ``"(e^(1/2) - 1)/(e^(1/2) + 1)"``."""
-    if _transcendental(value):
+    if _transcendental(value) or isinstance(value, Enclosure):
         return str(value)
     if isinstance(value, float):
         if value == INFINITY:
@@ -176,11 +177,47 @@ def decimal_text(value, *, log: bool = False, digits: int = 6) -> str:
     """A number (its logarithm with ``log``) for reading: ``"≈ 0.693147"`` for a rational, and for
     an exact number of ``Q(e^(1/n))`` a certified decimal, ``"∈ [0.299604, 0.299606]"`` (ball
     bounds rounded outwards to ``digits`` significant digits)."""
+    if isinstance(value, Enclosure):
+        low, high = value.lower, value.upper
+        if log:
+            low, high = _log_bounds(low, 96)[0], _log_bounds(high, 96)[1]
+        return f"∈ [{_rounded(low, digits, -1)}, {_rounded(high, digits, 1)}]"
     if _transcendental(value):
         low, high = value.log_bounds(96) if log else value.bounds(96)
         return f"∈ [{_rounded(low, digits, -1)}, {_rounded(high, digits, 1)}]"
     number = epsilon_float(value) if log else float(value)
     return f"≈ {number:.{digits}g}"
+
+
+def decimal_bound(value: Fraction, up: bool, digits: int = 6) -> str:
+    """``value`` to ``digits`` significant digits, rounded up (``up``) or down: a decimal that
+    is a certified bound of ``value``.
+
+    >>> decimal_bound(Fraction(2, 3), up=True), decimal_bound(Fraction(2, 3), up=False)
+    ('0.666667', '0.666666')
+    """
+    return _rounded(value, digits, 1 if up else -1)
+
+
+def log_bound(value: Fraction, up: bool, digits: int = 6) -> str:
+    """A certified decimal bound of ``log(value)`` for a rational ``value > 0``: rounded up
+    (``up``) or down to ``digits`` significant digits.
+
+    >>> log_bound(Fraction(2), up=False), log_bound(Fraction(2), up=True)
+    ('0.693147', '0.693148')
+    """
+    low, high = _log_bounds(Fraction(value), 96)
+    return _rounded(high, digits, 1) if up else _rounded(low, digits, -1)
+
+
+def _log_bounds(value: Fraction, bits: int) -> tuple[Fraction, Fraction]:
+    """Rational bounds on ``log(value)`` for ``value > 0`` (an arb ball's ends)."""
+    from flint import arb, ctx, fmpq
+    with ctx.workprec(bits):
+        ball = arb(fmpq(value.numerator, value.denominator)).log()
+        low, high = ball.lower().man_exp(), ball.upper().man_exp()
+    return (Fraction(int(low[0])) * Fraction(2) ** int(low[1]),
+            Fraction(int(high[0])) * Fraction(2) ** int(high[1]))
 
 
 def _rounded(value: Fraction, digits: int, direction: int) -> str:

@@ -23,12 +23,14 @@ from pufferfish.models.programs.enumerate import (DEFAULT_MAX_DEPTH, DEFAULT_MAX
                                                   laplace, one_sided_geometric,
                                                   program_distribution, uniform)
 from pufferfish.models.programs.exp_numbers import ExpNumber
+from pufferfish.models.programs.gaussian import discrete_gaussian, gaussian
 from pufferfish.models.programs.noise import EPSILON, EpsilonSymbol
 from pufferfish.models.programs.mechanism import ProgramFile, ProgramMechanism, load_program
 from pufferfish.models.programs.sandbox import Limits
 
 __all__ = ["coin", "choice", "uniform", "exponential_mechanism", "geometric",
-           "one_sided_geometric", "discrete_laplace", "laplace", "exponential", "ExpNumber",
+           "one_sided_geometric", "discrete_laplace", "laplace", "exponential", "gaussian",
+           "discrete_gaussian", "ExpNumber",
            "EPSILON", "EpsilonSymbol",
            "Noisy", "ProgramError", "program_distribution", "EngineError", "ProgramMechanism",
            "ProgramFile", "load_program", "Limits", "DEFAULT_MAX_STEPS", "DEFAULT_MAX_RUNS",

@@ -58,6 +58,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from pufferfish.models.distribution import Distribution
+from pufferfish.models.enclosures import Enclosure
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import trim_memo
@@ -284,9 +285,12 @@ def program_distribution(program: Callable, dataset: Sequence[object],
                                    (max_steps, max_runs, max_depth), progress)
     finally:
         _nesting -= 1
-    probabilities = {key: exact_number(p) for key, p in probabilities.items()}
+    probabilities = {key: p if isinstance(p, Enclosure) else exact_number(p)
+                     for key, p in probabilities.items()}
     total = sum(probabilities.values(), Fraction(0))
-    if total != 1:  # a defect of the engine, never of the program: refuse rather than guess
+    # a defect of the engine, never of the program: refuse rather than guess (with Gaussian
+    # noise the masses are enclosures, whose sum must contain 1)
+    if not total.contains(1) if isinstance(total, Enclosure) else total != 1:
         raise EngineError(f"{where}: the runs' probabilities sum to {fraction_str(total)}, "
                           f"not 1 (a defect of the toolkit's engine)")
     return Distribution._trusted(probabilities)

@@ -239,6 +239,7 @@ class Noisy:
         """``self + sign·other`` as a noisy value (or a number when the noise cancels)."""
         if other.continuous != self.continuous:
             raise TypeError("continuous and integer noise cannot be combined by the exact engine")
+        _same_family(self, other)
         terms = self._terms()
         for variable, coefficient in other._terms().items():
             terms[variable] = terms.get(variable, 0) + sign * coefficient
@@ -307,6 +308,18 @@ def _form(terms: dict[int, int], offset, run: Run) -> "Noisy | object":
                     "of two (x − y); a sum of noisy values or a multiple of one is not supported")
 
 
+def _family(value: Noisy) -> bool:
+    """Whether the value's noise is Gaussian (certified masses) rather than Laplace-type."""
+    return not isinstance(value.run.noise.laws[value.variable], ExpPoly)
+
+
+def _same_family(left: Noisy, right: Noisy) -> None:
+    if _family(left) != _family(right):
+        raise TypeError("a Gaussian noisy value cannot be combined or compared with Laplace-type "
+                        "(geometric, Laplace, exponential) noise on one path: the certified and "
+                        "the exact engines do not share a tree of comparisons")
+
+
 def _exact_threshold(value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, Rational):
         raise TypeError(f"a noisy value can be compared with an integer, a Fraction or another "
@@ -325,6 +338,7 @@ def _compare(left: Noisy, right: object, strict: bool) -> bool:
     noise = run.noise
     continuous = left.continuous
     if isinstance(right, Noisy):
+        _same_family(left, right)
         if (left.sign == right.sign == 1 and left.minus is None and right.minus is None
                 and left.variable != right.variable and right.continuous == continuous):
             # the common case, x_u + a ≥ x_v + b: a difference bound without building a form
@@ -403,7 +417,8 @@ def _concretise(value: Noisy) -> int:
     if value.continuous:
         raise ValueError("the program turns a continuous noisy value into an output or an "
                          "integer: its law has a density, not exact point masses; compare it "
-                         "with thresholds (or use discrete_laplace) instead")
+                         "with thresholds (or use discrete_laplace or discrete_gaussian) "
+                         "instead")
     lows, highs = run.noise.bounds()
     low, high = lows[value.variable], highs[value.variable]
     if low is None or high is None:
@@ -480,6 +495,9 @@ def output_law(output: object, run: Run) -> list[tuple[object, Fraction]]:
     variables = _noisy_variables(output, [])
     if not variables:
         return [(output, run.weight * run.noise.probability())]
+    if not isinstance(run.noise.laws[variables[-1]], ExpPoly):  # Gaussian: no closed marginal
+        concrete = _substitute(output)
+        return [(concrete, run.weight * run.noise.probability())]
     last = variables[-1]
     for variable in variables[:-1]:
         _concretise(Noisy(variable, 0, run))

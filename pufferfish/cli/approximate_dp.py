@@ -7,17 +7,19 @@ With ``--epsilon`` it prints each mechanism's exact δ(ε) under each neighbour 
 largest hockey-stick divergence over ordered neighbour pairs) with the pair and outputs that
 attain it; with ``--delta`` too it checks (ε, δ)-DP and exits 1 when a mechanism violates it;
 with ``--delta`` alone it prints the exact least ε with δ(ε) ≤ δ.  Probabilities of programs with
-Laplace-type noise are exact numbers of ``Q(e^(1/n))``, so δ and ε are exact closed forms.
+Laplace-type noise are exact numbers of ``Q(e^(1/n))``, so δ and ε are exact closed forms;
+programs with Gaussian noise have certified enclosures, so δ and ε are certified intervals and a
+verdict whose interval straddles the budget is undecided (exit 3).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
-                                   add_mechanisms_and_relations, budget_text, emit, epsilon_help,
-                                   load_pufferfish_model, mechanisms_and_relations, model_file,
-                                   model_help)
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
+                                   UsageError, add_mechanisms_and_relations, budget_text, emit,
+                                   epsilon_help, load_pufferfish_model, mechanisms_and_relations,
+                                   model_file, model_help)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -50,14 +52,17 @@ def run(args: argparse.Namespace) -> int:
                               max_datasets=args.max_datasets, max_outputs=args.max_outputs)
                for name in chosen for relation in relations]
     verdicts = [r.holds for r in results if r.holds is not None]
-    holds = all(verdicts) if verdicts else None
+    undecided = any(r.undecided for r in results)
+    holds = (False if False in verdicts else None if undecided or not verdicts else True)
     document = {"check": "approximate_dp", "model": str(args.model),
                 "epsilon": None if epsilon is None else epsilon.text,
                 "delta": args.delta, "results": [r.to_dict() for r in results]}
     text = f"(ε, δ)-DP of {args.model}\n\n" + "\n".join(r.explain() for r in results)
-    if holds is not None:
+    if holds is not None or undecided:
         document["holds"] = holds
-        text += (f"\n\n({epsilon.text}, {args.delta})-DP: "
-                 f"{'holds' if holds else 'VIOLATED'}")
+        verdict = "holds" if holds else "VIOLATED" if holds is False else "UNDECIDED"
+        text += f"\n\n({epsilon.text}, {args.delta})-DP: {verdict}"
     emit(args, document, text)
-    return EXIT_VIOLATED if holds is False else EXIT_OK
+    if holds is False:
+        return EXIT_VIOLATED
+    return EXIT_UNDECIDED if undecided else EXIT_OK

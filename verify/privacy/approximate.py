@@ -42,8 +42,9 @@ from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.mechanisms import Mechanism, jsonable_output
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           parse_neighbours)
-from pufferfish.models.numbers import (INFINITY, decimal_text, epsilon_float, epsilon_str,
-                                       fraction_str)
+from pufferfish.models.enclosures import Enclosure
+from pufferfish.models.numbers import (INFINITY, decimal_bound, decimal_text, epsilon_float,
+                                       epsilon_str, fraction_str, log_bound)
 from pufferfish.models.programs.exp_numbers import ExpNumber
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, Dataset, Universe
 from pufferfish.verify.numerics.certified import Budget, parse_budget
@@ -88,19 +89,38 @@ def neighbour_pairs(universe: Universe, relation: NeighbourRelation, max_dataset
             yield dataset, other
 
 
-def delta_at(table: KernelTable, pairs: list[tuple[Dataset, Dataset]], epsilon: Budget
-             ) -> _PairDelta | None:
+def _end(value, end: str):
+    """The ``end`` (``"lower"``/``"upper"``) of a certified enclosure; an exact number as is."""
+    return getattr(value, end) if isinstance(value, Enclosure) else value
+
+
+def _bound_rows(table: KernelTable, dataset: Dataset, other: Dataset, side: str | None):
+    """The two rows of an ordered pair; with ``side`` (for certified enclosures) the ends that
+    make the hockey-stick divergence smallest (``"lower"``: ``P`` low, ``Q`` high) or largest
+    (``"upper"``): the divergence increases with ``P`` and decreases with ``Q``."""
+    first = table.rows[table.dataset_index[dataset]]
+    second = table.rows[table.dataset_index[other]]
+    if side is None:
+        return first, second
+    mine, theirs = ("lower", "upper") if side == "lower" else ("upper", "lower")
+    return (tuple(_end(p, mine) for p in first), tuple(_end(q, theirs) for q in second))
+
+
+def delta_at(table: KernelTable, pairs: list[tuple[Dataset, Dataset]], epsilon: Budget,
+             side: str | None = None) -> _PairDelta | None:
     """The largest hockey-stick divergence ``D_ε(M(D) ‖ M(D'))`` over ``pairs`` (module
-    docstring), with the pair and outputs attaining it; ``None`` when there are no pairs."""
+    docstring), with the pair and outputs attaining it; ``None`` when there are no pairs.  For
+    a table of certified enclosures, ``side`` (``"lower"`` or ``"upper"``) computes a certified
+    lower or upper bound exactly from the enclosures' ends (:func:`_bound_rows`)."""
     factor = None if epsilon.infinite else _exp(epsilon)
     rows = {}
     best: _PairDelta | None = None
     for dataset, other in pairs:
-        first = table.rows[table.dataset_index[dataset]]
-        second = table.rows[table.dataset_index[other]]
-        key = (id(first), id(second))
+        key = (id(table.rows[table.dataset_index[dataset]]),
+               id(table.rows[table.dataset_index[other]]))
         if key in rows:
             continue
+        first, second = _bound_rows(table, dataset, other, side)
         total, chosen = 0, []
         for o, (p, q) in enumerate(zip(first, second)):
             if not p:
@@ -122,71 +142,134 @@ def delta_at(table: KernelTable, pairs: list[tuple[Dataset, Dataset]], epsilon: 
 
 @dataclass(frozen=True, repr=False)
 class ApproximateDP(Explained):
-    """δ(ε) of a mechanism under a neighbour relation and/or the least ε for a given δ."""
+    """δ(ε) of a mechanism under a neighbour relation and/or the least ε for a given δ.
+
+    For a mechanism whose probabilities are certified enclosures (a program with Gaussian
+    noise) ``delta`` is an :class:`~pufferfish.models.enclosures.Enclosure` of δ(ε), ``holds``
+    is ``None`` when that interval straddles the budget (:attr:`undecided`), and the least ε lies
+    in ``[log least_ratio, log least_ratio_upper]``."""
 
     mechanism: str
     relation: str
     epsilon: Budget | None = None
-    delta: object = None                 # δ(ε): Fraction or ExpNumber
+    delta: object = None                 # δ(ε): Fraction, ExpNumber or Enclosure
     witness: _PairDelta | None = None
     delta_budget: Fraction | None = None
     least_ratio: object = None           # e^ε* for the least ε*: Fraction, ExpNumber or INFINITY
     pairs_checked: int = 0
+    least_ratio_upper: object = None     # certified: an upper bound on e^ε* (else None)
+
+    @property
+    def certified(self) -> bool:
+        """Whether the figures are certified bounds rather than exact values."""
+        return isinstance(self.delta, Enclosure) or self.least_ratio_upper is not None
 
     @property
     def holds(self) -> bool | None:
-        """Whether the mechanism is (ε, δ)-DP, when both were given."""
+        """Whether the mechanism is (ε, δ)-DP, when both were given (``None`` also when a
+        certified δ(ε) straddles the budget: :attr:`undecided`)."""
         if self.delta is None or self.delta_budget is None:
             return None
+        if isinstance(self.delta, Enclosure):
+            if self.delta.upper <= self.delta_budget:
+                return True
+            return False if self.delta.lower > self.delta_budget else None
         return _sign(self.delta - self.delta_budget) <= 0
 
     @property
+    def undecided(self) -> bool:
+        """Whether a verdict was asked and the certified interval of δ(ε) straddles δ."""
+        return self.delta_budget is not None and self.delta is not None and self.holds is None
+
+    @property
     def least_epsilon(self) -> str | None:
-        """The least ε with δ(ε) ≤ δ, exactly (``"log(9/2)"``, ``"1/2"``, ``"0"``, ``"inf"``)."""
-        return None if self.least_ratio is None else epsilon_str(self.least_ratio)
+        """The least ε with δ(ε) ≤ δ, exactly (``"log(9/2)"``, ``"1/2"``, ``"0"``, ``"inf"``);
+        for certified probabilities the interval of its certified decimal bounds."""
+        if self.least_ratio is None:
+            return None
+        if self.least_ratio_upper is not None:
+            return _log_interval(self.least_ratio, self.least_ratio_upper)
+        return epsilon_str(self.least_ratio)
 
     def to_dict(self) -> dict:
         data: dict = {"check": "approximate_dp", "mechanism": self.mechanism,
                       "neighbours": self.relation, "pairs_checked": self.pairs_checked}
+        if self.certified:
+            data["certified"] = True
         if self.epsilon is not None:
             data["epsilon"] = self.epsilon.text
             data["delta"] = fraction_str(self.delta)
             data["delta_float"] = float(self.delta)
+            if isinstance(self.delta, Enclosure):
+                data["delta_lower"] = decimal_bound(self.delta.lower, up=False, digits=12)
+                data["delta_upper"] = decimal_bound(self.delta.upper, up=True, digits=12)
             if self.witness is not None:
                 data["witness"] = {"dataset": list(self.witness.dataset),
                                    "neighbour": list(self.witness.neighbour),
                                    "outputs": [jsonable_output(o) for o in self.witness.outputs]}
         if self.delta_budget is not None:
             data["delta_budget"] = fraction_str(self.delta_budget)
-        if self.holds is not None:
+        if self.holds is not None or self.undecided:
             data["holds"] = self.holds
+        if self.undecided:
+            data["undecided"] = True
         if self.least_ratio is not None:
             data["least_epsilon"] = self.least_epsilon
-            data["least_epsilon_float"] = (None if self.least_ratio == INFINITY
-                                           else epsilon_float(self.least_ratio))
+            if self.least_ratio_upper is not None:
+                data["least_epsilon_float"] = None
+                data["least_epsilon_lower"] = _log_end(self.least_ratio, up=False)
+                data["least_epsilon_upper"] = _log_end(self.least_ratio_upper, up=True)
+            else:
+                data["least_epsilon_float"] = (None if self.least_ratio == INFINITY
+                                               else epsilon_float(self.least_ratio))
         return data
 
     def explain(self) -> str:
         lines = []
         if self.epsilon is not None:
-            text = (f"{self.mechanism}: {self.relation} δ(ε = {self.epsilon.text}) = "
-                    f"{fraction_str(self.delta)} {decimal_text(self.delta)}")
+            if isinstance(self.delta, Enclosure):
+                text = (f"{self.mechanism}: {self.relation} δ(ε = {self.epsilon.text}) "
+                        f"{decimal_text(self.delta)} (certified)")
+            else:
+                text = (f"{self.mechanism}: {self.relation} δ(ε = {self.epsilon.text}) = "
+                        f"{fraction_str(self.delta)} {decimal_text(self.delta)}")
             if self.witness is not None and self.delta:
                 text += (f"; worst pair {list(self.witness.dataset)} vs "
                          f"{list(self.witness.neighbour)} on the outputs "
                          f"{[jsonable_output(o) for o in self.witness.outputs]}")
             lines.append(text)
             if self.delta_budget is not None:
+                verdict = ("holds" if self.holds else "VIOLATED" if self.holds is False else
+                           f"UNDECIDED: the certified interval straddles δ (width "
+                           f"{decimal_bound(self.delta.width, up=True, digits=2)})")
                 lines.append(f"{self.mechanism}: ({self.epsilon.text}, "
-                             f"{fraction_str(self.delta_budget)})-DP "
-                             f"{'holds' if self.holds else 'VIOLATED'}")
+                             f"{fraction_str(self.delta_budget)})-DP {verdict}")
         if self.least_ratio is not None:
             text = (f"{self.mechanism}: {self.relation} least ε with δ(ε) ≤ "
-                    f"{fraction_str(self.delta_budget)}: {self.least_epsilon}")
-            if self.least_ratio not in (INFINITY, 1):
-                text += f" {decimal_text(self.least_ratio, log=True)}"
+                    f"{fraction_str(self.delta_budget)}: ")
+            if self.least_ratio_upper is not None:
+                text += f"ε ∈ {self.least_epsilon} (certified)"
+            else:
+                text += self.least_epsilon
+                if self.least_ratio not in (INFINITY, 1):
+                    text += f" {decimal_text(self.least_ratio, log=True)}"
             lines.append(text)
         return "\n".join(lines)
+
+
+def _log_end(ratio, up: bool) -> str | None:
+    """A certified decimal bound of ``log(ratio)`` (``None`` for an infinite ratio)."""
+    if ratio == INFINITY:
+        return None
+    enclosure = Enclosure.of(ratio)
+    return log_bound(enclosure.upper if up else enclosure.lower, up)
+
+
+def _log_interval(low, high) -> str:
+    """``[a, b]``: certified decimals around ``[log low, log high]`` (``b = inf`` when high
+    is infinite)."""
+    upper = _log_end(high, up=True)
+    return f"[{_log_end(low, up=False)}, {'inf' if upper is None else upper}]"
 
 
 def approximate_dp(universe: Universe, mechanism: Mechanism,
@@ -211,31 +294,43 @@ def approximate_dp(universe: Universe, mechanism: Mechanism,
     table = KernelTable.build(mechanism, datasets, max_outputs)
     label = parsed.label if hasattr(parsed, "label") else parsed.text
     if budget is not None:
-        found = delta_at(table, pairs, budget)
-        value = found.delta if found is not None else Fraction(0)
+        if table.enclosed:   # certified: bounds from the enclosures' ends, each exact
+            low, found = (delta_at(table, pairs, budget, side) for side in ("lower", "upper"))
+            value = (Enclosure(Enclosure.of(low.delta).lower, Enclosure.of(found.delta).upper)
+                     if found is not None else Fraction(0))
+        else:
+            found = delta_at(table, pairs, budget)
+            value = found.delta if found is not None else Fraction(0)
         return ApproximateDP(mechanism.name, label, budget, value, found, delta_budget,
                              pairs_checked=len(pairs))
+    if table.enclosed:
+        return ApproximateDP(mechanism.name, label, None, None, None, delta_budget,
+                             _least_ratio(table, pairs, delta_budget, "lower"),
+                             len(pairs), _least_ratio(table, pairs, delta_budget, "upper"))
     return ApproximateDP(mechanism.name, label, None, None, None, delta_budget,
                          _least_ratio(table, pairs, delta_budget), pairs_checked=len(pairs))
 
 
-def _least_ratio(table: KernelTable, pairs, delta: Fraction):
+def _least_ratio(table: KernelTable, pairs, delta: Fraction, side: str | None = None):
     """``e^ε*`` for the least ε* ≥ 0 with δ(ε*) ≤ δ, exactly (``INFINITY`` when no ε will do).
 
     For one ordered pair, ``max_S (P(S) − e^ε Q(S))`` is attained on a set ``W_k`` of the ``k``
     outputs of largest ratio ``P/Q`` (outputs with ``Q = 0`` first), so ``δ_pair(ε) ≤ δ`` exactly
     when ``e^ε ≥ (P(W_k) − δ)/Q(W_k)`` for every ``k`` with ``P(W_k) > δ``: the least ``e^ε`` is
-    the largest such quotient over every pair and ``k`` (and 1 when there is none)."""
+    the largest such quotient over every pair and ``k`` (and 1 when there is none).  The
+    argument holds for any nonnegative measures, so ``side`` bounds it for certified enclosures
+    (:func:`_bound_rows`)."""
     scale = table.denominator
     threshold = delta * scale          # δ on the rows' integer (or exact) scale
     best = Fraction(1)
     seen = set()
     for dataset, other in pairs:
-        first = table.rows[table.dataset_index[dataset]]
-        second = table.rows[table.dataset_index[other]]
-        if (id(first), id(second)) in seen:
+        key = (id(table.rows[table.dataset_index[dataset]]),
+               id(table.rows[table.dataset_index[other]]))
+        if key in seen:
             continue
-        seen.add((id(first), id(second)))
+        seen.add(key)
+        first, second = _bound_rows(table, dataset, other, side)
         certain = sum((p for p, q in zip(first, second) if p and not q), 0)
         if _sign(certain - threshold) > 0:
             return INFINITY
