@@ -29,6 +29,7 @@ from fractions import Fraction
 from math import floor
 
 from pufferfish.models.errors import ModelError
+from pufferfish.models.numbers import decimal_bound
 
 __all__ = ["Enclosure", "UncertainComparison", "BITS"]
 
@@ -178,14 +179,12 @@ class Enclosure:
             "this computation compares certified (interval) probabilities, which it cannot do "
             "exactly: a program with Gaussian noise has output probabilities known only as "
             "certified intervals; `pufferfish approximate-dp` (pufferfish.approximate_dp) decides "
-            "its (ε, δ) and pure-ε levels from them")
+            "its (ε, δ) and pure-ε levels from them, and pufferfish.pufferfish_level gives "
+            "certified bounds on its Pufferfish level")
 
     __lt__ = __le__ = __gt__ = __ge__ = _refused
 
 
 def _decimal(value: Fraction, up: bool, digits: int = 6) -> str:
     """``value`` as a decimal with ``digits`` significant digits, rounded outward."""
-    if not value:
-        return "0"
-    from pufferfish.models.numbers import decimal_bound
     return decimal_bound(value, up, digits)

@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import Union
 
 from pufferfish.models.errors import ModelError
-from pufferfish.models.enclosures import Enclosure
 
 INFINITY = math.inf
 """Sentinel for an unbounded ratio (``x / 0`` with ``x > 0``)."""
@@ -111,6 +110,13 @@ def _transcendental(value: object) -> bool:
     return hasattr(value, "is_rational") and not value.is_rational()
 
 
+def _enclosed(value: object) -> bool:
+    """Whether ``value`` is a certified enclosure
+    (:class:`~pufferfish.models.enclosures.Enclosure`, which imports this module: recognised by
+    its exact ends)."""
+    return isinstance(getattr(value, "lower", None), Fraction) and hasattr(value, "upper")
+
+
 def exact_ratio(numerator, denominator):
     """``numerator / denominator`` (``denominator ≠ 0``) as a Fraction, or as an exact number of
     ``Q(e^(1/n))`` when either is one and the quotient is not rational."""
@@ -126,7 +132,7 @@ def fraction_str(value: Ratio) -> str:
     """Canonical text for an exact number: ``"3/8"``, ``"2"``, or ``"inf"``; an exact number of
     ``Q(e^(1/n))`` (:class:`~pufferfish.models.programs.exp_numbers.ExpNumber`) as its closed
     form, such as ``"(e^(1/2) - 1)/(e^(1/2) + 1)"``."""
-    if _transcendental(value) or isinstance(value, Enclosure):
+    if _transcendental(value) or _enclosed(value):
         return str(value)
     if isinstance(value, float):
         if value == INFINITY:
@@ -177,7 +183,7 @@ def decimal_text(value, *, log: bool = False, digits: int = 6) -> str:
     """A number (its logarithm with ``log``) for reading: ``"≈ 0.693147"`` for a rational, and for
     an exact number of ``Q(e^(1/n))`` a certified decimal, ``"∈ [0.299604, 0.299606]"`` (ball
     bounds rounded outwards to ``digits`` significant digits)."""
-    if isinstance(value, Enclosure):
+    if _enclosed(value):
         low, high = value.lower, value.upper
         if log:
             low, high = _log_bounds(low, 96)[0], _log_bounds(high, 96)[1]

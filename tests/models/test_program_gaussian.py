@@ -256,3 +256,42 @@ def test_the_shipped_gaussian_suite_from_the_command_line(tmp_path):
     audit = subprocess.run([sys.executable, "-m", "pufferfish", "audit", str(suite),
                             "--mechanism", "gaussian_svt"], capture_output=True, text=True)
     assert audit.returncode == 2 and "approximate-dp" in audit.stderr
+
+
+def test_certified_pufferfish_level_under_a_markov_chain_contains_the_integrated_level():
+    stay = {"0": "4/5", "1": "1/10", "2": "1/10"}
+    chain = {"initial": {"0": "1/3", "1": "1/3", "2": "1/3"},
+             "transition": {"0": stay, "1": {"0": "1/10", "1": "4/5", "2": "1/10"},
+                            "2": {"0": "1/10", "1": "1/10", "2": "4/5"}}}
+    model = pufferfish.load({
+        "pufferfish_model": 1, "attributes": ["q1", "q2", "q3"], "domain": [0, 1, 2],
+        "datasets": "all", "priors": {"sticky": {"markov": chain}}, "secrets": {},
+        "entry_pairs": True, "mechanisms": {}})
+    mechanism = ProgramMechanism("noisy max", _noisy_max)
+    result = pufferfish.pufferfish_level(model, mechanism)
+    # independently: each dataset's law by integration, mixed by the chain's exact weights
+    transition = {a: {b: Fraction(chain["transition"][str(a)][str(b)]) for b in range(3)}
+                  for a in range(3)}
+    datasets = [(a, b, c) for a in range(3) for b in range(3) for c in range(3)]
+    weight = {d: Fraction(1, 3) * transition[d[0]][d[1]] * transition[d[1]][d[2]]
+              for d in datasets}
+
+    def law(d, k):
+        def integrand(y):
+            others = mpmath.fprod(mpmath.ncdf(y - d[j]) for j in range(3) if j != k)
+            return mpmath.npdf(y - d[k]) * others
+        return mpmath.quad(integrand, [-mpmath.inf, 0, 3, mpmath.inf])
+
+    laws = {d: [law(d, k) for k in range(3)] for d in datasets}
+
+    def conditional(position, value, k):
+        chosen = [d for d in datasets if d[position] == value]
+        mass = sum(weight[d] for d in chosen)
+        return mpmath.fsum(mpmath.mpf(weight[d].numerator) / weight[d].denominator * laws[d][k]
+                           for d in chosen) / (mpmath.mpf(mass.numerator) / mass.denominator)
+
+    level = max(conditional(i, a, k) / conditional(i, b, k)
+                for i in range(3) for a in range(3) for b in range(3) if a != b
+                for k in range(3))
+    _contains(Enclosure(result.lower_ratio, result.upper_ratio), level, 2e-3)
+    assert result.to_dict()["certified"] is True

@@ -161,13 +161,19 @@ def check_level(ratio: Ratio, budget: Budget, vacuous: bool) -> BudgetCheck:
 def pufferfish_level(model: PufferfishModel, mechanism: Mechanism, budget: Budget | None = None,
                      max_datasets: int = DEFAULT_MAX_DATASETS,
                      max_outputs: int = DEFAULT_MAX_OUTPUTS) -> PufferfishResult:
-    """The exact Pufferfish level of ``mechanism`` under ``model`` (Definition 5).
+    """The exact Pufferfish level of ``mechanism`` under ``model`` (Definition 5); for a
+    mechanism whose probabilities are certified enclosures (a program with Gaussian noise),
+    certified bounds on it
+    (:class:`~pufferfish.verify.privacy.certified_pufferfish.CertifiedPufferfishResult`).
 
     >>> from pufferfish.models.files.pufferfish_file import load_model  # doctest: +SKIP
     """
     supports = prior_supports(model, max_datasets)
     table = KernelTable.build(mechanism, audited_datasets(model, max_datasets), max_outputs)
     secrets = pair_secrets(model)
+    if table.enclosed:  # certified probabilities (Gaussian noise): certified bounds on the level
+        from pufferfish.verify.privacy.certified_pufferfish import certified_pufferfish_level
+        return certified_pufferfish_level(model, mechanism, supports, table, secrets, budget)
     joints = {name: accumulate(name, support, table, secrets) for name, support in supports.items()}
     return pufferfish_from_joints(model, mechanism.name, joints, table, budget)
 
