@@ -140,7 +140,10 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
     each prior's support, ``"auto"`` chooses (the result's ``method`` and ``method_note`` say
     which and why).  A DP-only model (no priors, no secret pairs) gets its DP levels alone
-    (:mod:`pufferfish.verify.privacy.dp_audit`).  ``certificate`` (``audit --certificate FILE``):
+    (:mod:`pufferfish.verify.privacy.dp_audit`).  Mechanisms with Gaussian noise have certified
+    interval probabilities: their audit is a
+    :class:`~pufferfish.verify.privacy.certified_audit.CertifiedAudit` of certified levels.
+    ``certificate`` (``audit --certificate FILE``):
     also write the audit's certificate to that file, atomically (:func:`certificate`).
 
     >>> result = audit("quickstart.json", mechanisms=["sum"], neighbours=["linf:1"],
@@ -163,6 +166,11 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     if certificate is not None:
         from pufferfish.verify.privacy.certificate import audit_certificate, write_certificate
 
+        if getattr(result, "certified", False):
+            from pufferfish.models.errors import ModelError
+            raise ModelError("a certificate records exact levels; this model's probabilities are "
+                             "certified intervals (Gaussian noise), whose audit has no "
+                             "certificate", "certificate")
         write_certificate(audit_certificate(model, result, file,
                                             max_datasets=max_datasets, max_outputs=max_outputs),
                           certificate, "certificate")

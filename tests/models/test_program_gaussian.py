@@ -253,9 +253,37 @@ def test_the_shipped_gaussian_suite_from_the_command_line(tmp_path):
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)["results"]
     assert results[0]["certified"] and results[0]["delta"] == results[1]["delta"]
-    audit = subprocess.run([sys.executable, "-m", "pufferfish", "audit", str(suite),
-                            "--mechanism", "gaussian_svt"], capture_output=True, text=True)
-    assert audit.returncode == 2 and "approximate-dp" in audit.stderr
+
+    def audit(*options):
+        return subprocess.run([sys.executable, "-m", "pufferfish", "audit", str(suite),
+                               "--mechanism", "gaussian_svt", *options],
+                              capture_output=True, text=True)
+
+    report = audit("--json")
+    assert report.returncode == 0, report.stderr
+    found = json.loads(report.stdout)
+    assert found["certified"] and found["mechanisms"][0]["dp"][0]["certified"]
+    low, high = (float(x) for x in found["mechanisms"][0]["pufferfish"]["epsilon"][1:-1]
+                 .split(", "))
+    assert audit("--epsilon", str(high + 0.01)).returncode == 0          # holds
+    assert audit("--epsilon", str(low - 0.01)).returncode == 1           # violated
+    middle = audit("--epsilon", f"{(low + high) / 2:.6f}")               # undecided
+    assert middle.returncode == 3 and "UNDECIDED" in middle.stdout
+    refused = audit("--certificate", str(tmp_path / "c.json"))
+    assert refused.returncode == 2 and "certified intervals" in refused.stderr
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_the_certified_audit_in_python_agrees_with_its_parts():
+    suite = example_path("dp_benchmarks/gaussian_suite.json")
+    result = pufferfish.audit(suite, mechanisms=["gaussian_noisy_max"], epsilon_dp="1")
+    name, puffer, dps = result.mechanisms[0]
+    assert name == "gaussian_noisy_max" and result.certified
+    alone = pufferfish.pufferfish_level(suite, "gaussian_noisy_max")
+    assert (puffer.lower_ratio, puffer.upper_ratio) == (alone.lower_ratio, alone.upper_ratio)
+    dp = pufferfish.approximate_dp(suite, "gaussian_noisy_max", delta="0")
+    assert dps[0].epsilon == dp.least_epsilon
+    assert result.dp_holds is False   # its pure-ε level is above 1.07
 
 
 def test_certified_pufferfish_level_under_a_markov_chain_contains_the_integrated_level():

@@ -51,6 +51,7 @@ from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult
                                                   pufferfish_from_joints)
 from pufferfish.verify.report import Explained, compact, table
 from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
+from pufferfish.verify.privacy.certified_audit import certified_audit, has_certified_laws
 from pufferfish.verify.structured.audit import (structured_leakage, structured_pufferfish,
                                                 structured_reason)
 from pufferfish.verify.structured.dp import structured_entry_dp
@@ -302,6 +303,10 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     block, run first, have finished, with a time estimate from their times (their results are
     kept, and the other blocks run meanwhile).
 
+    A model whose mechanisms have certified (interval) probabilities — programs with Gaussian
+    noise — is audited by :func:`~pufferfish.verify.privacy.certified_audit.certified_audit`
+    instead (certified levels, verdicts undecided inside an interval).
+
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
     """
@@ -313,6 +318,10 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         model = copy.copy(model)
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
     relations = audited_relations(model, neighbours, group)
+    first = next(iter(model.universe.datasets(max_datasets)))
+    if any(has_certified_laws(m, first) for m in model.mechanisms.values()):
+        return certified_audit(model, list(model.mechanisms.values()), relations, budget,
+                               dp_budget, max_datasets, max_outputs, max_pairs, progress)
     if model.dp_only:
         from pufferfish.verify.privacy.dp_audit import DP_ONLY_NOTE, dp_levels_only
 
