@@ -148,7 +148,24 @@ def exponential_mechanism(scores: Mapping[object, int] | Sequence[tuple[object, 
                           base: object) -> object:
     """A candidate drawn with probability proportional to ``base^score`` (McSherry and Talwar's
     exponential mechanism with ``base = e^(ε/(2Δ))`` made rational: ``base`` an exact number
-    > 0, scores integers)."""
+    > 0, scores integers).
+
+    With ``base = p/q`` in lowest terms and the scores spanning ``[low, high]``, the weight of a
+    candidate of score ``s`` is the integer ``p^(s−low)·q^(high−s)`` (``base^(s−low)`` times the
+    common factor ``q^(high−low)``), computed once per distinct score and reduced against their
+    integer sum with python-flint's ``fmpz`` (sub-quadratic products and gcd; only the drawn
+    candidate's probability is reduced): the same exact law
+    as ``base^(s−low) / Σ base^(s'−low)`` in :class:`~fractions.Fraction` arithmetic, without its
+    quadratic gcd per addition.  Cost: ``O(k·M(n))`` for ``k`` distinct scores and weights of
+    ``n ≈ (high−low)·log2(max(p, q))`` bits (``M``: the cost of a product); scores spread over
+    ``10^5`` with ``base = 11/10`` take milliseconds.
+
+    >>> from pufferfish.models.programs.enumerate import program_distribution
+    >>> program_distribution(lambda data: exponential_mechanism({"a": 0, "b": 2}, "2/3"), ())
+    Distribution({'a': 9/13, 'b': 4/13})
+    """
+    import flint
+
     base = exact_parameter(base, "the base of the exponential mechanism")
     if base <= 0:
         raise ValueError(f"the base must be positive, got {fraction_str(base)}")
@@ -159,9 +176,19 @@ def exponential_mechanism(scores: Mapping[object, int] | Sequence[tuple[object, 
         if isinstance(score, bool) or not isinstance(score, int):
             raise ValueError(f"the score of {candidate!r} must be an integer, got {score!r}")
     low = min(score for _, score in items)
-    weights = [base ** (score - low) for _, score in items]
-    total = sum(weights)
-    return choice([(c, w / total) for (c, _), w in zip(items, weights)])
+    span = max(score for _, score in items) - low
+    p, q = flint.fmpz(base.numerator), flint.fmpz(base.denominator)
+    weights = {d: p ** d * q ** (span - d) for d in {score - low for _, score in items}}
+    total = sum((weights[score - low] for _, score in items), flint.fmpz(0))
+    run = current_run()
+    k = run.decide(len(items)) if len(items) > 1 else 0
+    weight = weights[items[k][1] - low]
+    common = weight.gcd(total)
+    numerator, denominator = int(weight // common), int(total // common)
+    coprime = getattr(Fraction, "_from_coprime_ints", None)  # Python 3.12 and later
+    run.weight *= (coprime(numerator, denominator) if coprime is not None
+                   else Fraction(numerator, denominator, _normalize=False))
+    return items[k][0]
 
 
 # --- the enumerator ----------------------------------------------------------------------------
