@@ -80,6 +80,25 @@ class Mechanism(ABC):
         """
         return self._cached(key, self._from_key, key)
 
+    def keep_distribution(self, key: Hashable, law: Distribution) -> None:
+        """Keep ``law`` as the distribution of the kernel key ``key``, computed elsewhere (a
+        task on another process: :mod:`pufferfish.verify.program_laws`), unless one is kept
+        already; later calls of :meth:`distribution` and :meth:`key_distribution` return it.
+
+        >>> from pufferfish.models.universe import Universe
+        >>> u = Universe.product(["x"], [[0, 1]])
+        >>> rr = RandomizedResponse("rr", u, Fraction(3, 4), ["x"])
+        >>> law = rr.key_distribution((1,))
+        >>> rr.keep_distribution((1,), Distribution({1: Fraction(1, 2), 0: Fraction(1, 2)}))
+        >>> rr.distribution((1,)) is law
+        True
+        """
+        self._cache.setdefault(key, law)
+
+    def is_known(self, key: Hashable) -> bool:
+        """Whether the distribution of the kernel key ``key`` is computed (or kept) already."""
+        return key in self._cache
+
     def _cached(self, key: Hashable, compute: Callable[[object], Distribution],
                 argument: object) -> Distribution:
         """The distribution of ``key``: from the cache, else ``compute(argument)``, kept."""

@@ -296,12 +296,15 @@ def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relatio
                          low: object, high: object, factor: object = 1,
                          parameter: str = "epsilon", max_datasets: int = DEFAULT_MAX_DATASETS,
                          max_outputs: int = DEFAULT_MAX_OUTPUTS,
-                         max_pairs: int = DEFAULT_MAX_PAIRS):
+                         max_pairs: int = DEFAULT_MAX_PAIRS, engine=None):
     """Whether a program mechanism is (``factor``·ε)-DP for **every** ε in ``[low, high]``,
     decided exactly, with a rational counterexample ε otherwise
     (:mod:`pufferfish.verify.privacy.epsilon_range`).  The program's argument ``parameter`` is
     replaced by the symbol ε (:data:`~pufferfish.models.programs.noise.EPSILON`), which may only
     scale the parameter of its ``discrete_laplace`` draws.  ``relation`` as for :func:`dp_level`.
+    ``engine`` (a :class:`~pufferfish.verify.execution.Engine`; default this process) computes
+    the program's laws on the datasets as tasks (:func:`~pufferfish.verify.program_laws.program_laws`);
+    the answer is the same.
 
     >>> from pufferfish.examples import example_path
     >>> suite = example_path("dp_benchmarks/laplace_suite.json")
@@ -330,7 +333,11 @@ def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relatio
                                 max_steps=chosen.max_steps, max_runs=chosen.max_runs,
                                 max_depth=chosen.max_depth, limits=chosen.limits,
                                 isolate=chosen.isolate)
+    from pufferfish.verify.program_laws import program_laws, universe_keys
+
     try:
+        program_laws(engine, [symbolic],
+                     lambda m: universe_keys(m, model.universe, max_datasets))
         return decide(model.universe, symbolic, relation, factor=factor, low=low, high=high,
                       max_datasets=max_datasets, max_outputs=max_outputs, max_pairs=max_pairs)
     except ProgramError as error:

@@ -137,20 +137,28 @@ class ProgramMechanism(Mechanism):
     def __reduce__(self):
         options = {"max_steps": self.max_steps, "max_runs": self.max_runs,
                    "max_depth": self.max_depth, "limits": self.limits, "isolate": self.isolate}
+        # The laws computed so far travel with the mechanism (each is an enumeration of the
+        # program's paths; sending it costs far less than computing it again on a worker).
+        laws = dict(self._cache)
         if self.source is None:
-            return (_rebuilt, (self.name, self.program, self.arguments, self.reads, options))
-        return (_reloaded, (self.name, self.source, self.arguments, self.reads, options))
+            return (_rebuilt, (self.name, self.program, self.arguments, self.reads, options, laws))
+        return (_reloaded, (self.name, self.source, self.arguments, self.reads, options, laws))
 
 
 def _rebuilt(name: str, program: Callable, arguments: dict, reads: tuple[int, ...] | None,
-             options: dict) -> ProgramMechanism:
-    return ProgramMechanism(name, program, arguments, reads=reads, **options)
+             options: dict, laws: dict | None = None) -> ProgramMechanism:
+    mechanism = ProgramMechanism(name, program, arguments, reads=reads, **options)
+    mechanism._cache.update(laws or {})
+    return mechanism
 
 
 def _reloaded(name: str, source: tuple[str, str], arguments: dict,
-              reads: tuple[int, ...] | None, options: dict) -> ProgramMechanism:
+              reads: tuple[int, ...] | None, options: dict,
+              laws: dict | None = None) -> ProgramMechanism:
     program = load_program(source[0], source[1], limits=options["limits"])
-    return ProgramMechanism(name, program, arguments, reads=reads, source=source, **options)
+    mechanism = ProgramMechanism(name, program, arguments, reads=reads, source=source, **options)
+    mechanism._cache.update(laws or {})
+    return mechanism
 
 
 class ProgramFile:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS,
-                                   UsageError, add_mechanisms_and_relations, budget_text, emit,
-                                   epsilon_help, load_pufferfish_model, mechanisms_and_relations,
-                                   model_file, model_help)
+                                   UsageError, add_execution_options,
+                                   add_mechanisms_and_relations, budget_text, emit,
+                                   epsilon_help, execution_engine, load_pufferfish_model,
+                                   mechanisms_and_relations, model_file, model_help)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -33,6 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--delta", help=f"delta in [0, 1] ({RATIONAL_FORMS}); alone: the least "
                                         f"eps with delta(eps) <= delta")
     add_mechanisms_and_relations(parser)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -40,6 +42,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from pufferfish.api import _exact_delta, budget
     from pufferfish.verify.privacy.approximate import approximate_dp
+    from pufferfish.verify.program_laws import program_laws, universe_keys
 
     if args.epsilon is None and args.delta is None:
         raise UsageError("give --epsilon, --delta or both")
@@ -47,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
     delta = None if args.delta is None else _exact_delta(args.delta)
     model = load_pufferfish_model(args)
     chosen, relations = mechanisms_and_relations(args, model)
+    with execution_engine(args) as engine:  # the programs' laws on the datasets as tasks
+        program_laws(engine, [model.mechanisms[name] for name in chosen],
+                     lambda m: universe_keys(m, model.universe, args.max_datasets))
     results = [approximate_dp(model.universe, model.mechanisms[name], relation, epsilon=epsilon,
                               delta=delta,
                               max_datasets=args.max_datasets, max_outputs=args.max_outputs)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 
 from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS,
-                                   add_mechanisms_and_relations, emit, load_pufferfish_model,
+                                   add_execution_options, add_mechanisms_and_relations, emit,
+                                   execution_engine, load_pufferfish_model,
                                    mechanisms_and_relations, model_file, model_help)
 
 
@@ -33,6 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="the program argument that becomes the symbol eps "
                              "(default: epsilon)")
     add_mechanisms_and_relations(parser)
+    add_execution_options(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -45,10 +47,12 @@ def run(args: argparse.Namespace) -> int:
                          for name in ("low", "high", "factor"))
     model = load_pufferfish_model(args)
     chosen, relations = mechanisms_and_relations(args, model)
-    results = [dp_for_every_epsilon(model, name, relation, low=low, high=high, factor=factor,
-                                    parameter=args.parameter, max_datasets=args.max_datasets,
-                                    max_outputs=args.max_outputs)
-               for name in chosen for relation in relations]
+    with execution_engine(args) as engine:  # the program's laws on the datasets as tasks
+        results = [dp_for_every_epsilon(model, name, relation, low=low, high=high, factor=factor,
+                                        parameter=args.parameter,
+                                        max_datasets=args.max_datasets,
+                                        max_outputs=args.max_outputs, engine=engine)
+                   for name in chosen for relation in relations]
     holds = all(r.holds for r in results)
     document = {"check": "dp_for_every_epsilon", "model": str(args.model), "holds": holds,
                 "results": [r.to_dict() for r in results]}

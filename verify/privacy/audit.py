@@ -37,6 +37,7 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose, jsonable_output
+from pufferfish.verify.program_laws import program_laws, universe_keys
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
 from pufferfish.verify.privacy.blocks import (BlockSums, audited_secrets, block_plan,
@@ -348,6 +349,8 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     for relation in scanned:  # sized before any work starts
         scan_size_within(model.universe, relation, max_pairs)
     engine = engine or InProcessEngine()
+    program_laws(engine, model.mechanisms.values(),
+                 lambda mechanism: universe_keys(mechanism, model.universe, max_datasets))
     plan = plan_audit(model, engine.workers, max_datasets, group is not None or any(
         r.needs_every_dataset for r in scanned))
     if note:
