@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from pufferfish.examples import example_path
 
 
@@ -33,3 +35,16 @@ def test_symbolic_audits_refuse_a_cluster(cli):
     code, _, err = cli("audit", str(example_path("quickstart_parametric.json")), "--symbolic",
                        "--workers", "2")
     assert code == 2 and "--symbolic runs in this process" in err
+
+
+@pytest.mark.parametrize("command", [
+    ("audit", "dp_benchmarks/rnm1.json"),
+    ("approximate-dp", "dp_benchmarks/rnm1.json", "--epsilon", "log(3)"),
+    ("epsilon-range", "dp_benchmarks/laplace_suite.json", "--mechanism", "noisy_histogram",
+     "--neighbours", "linf:1", "--factor", "2", "--low", "1/10", "--high", "2")])
+def test_program_laws_on_a_local_cluster_print_the_same_bytes(cli, command):
+    name, model, *options = command
+    code, alone, _ = cli(name, str(example_path(model)), *options, "--json")
+    code_cluster, clustered, err = cli(name, str(example_path(model)), *options, "--json",
+                                       "--workers", "2")
+    assert code == code_cluster and clustered == alone and "local Dask cluster" in err

@@ -123,3 +123,24 @@ def test_the_old_and_new_spellings_name_the_same_mechanisms():
     new = PARSER.parse_args(["dcp", "dcp_two_secrets.json", "--mechanism", "m1",
                              "--mechanism", "m2"])
     assert old.mechanism == new.mechanism == ["m1", "m2"]
+
+
+DISTRIBUTED = {"audit", "approximate-dp", "epsilon-range", "design", "experiment topk",
+               "influence", "influence-figures", "mqm", "mqm-figures", "quilts", "theorems"}
+"""The commands whose work is split into independent tasks (a program's laws, prior blocks,
+claims, curves, trials, quilt searches)."""
+
+
+def test_workers_and_scheduler_appear_together_where_work_is_distributed():
+    for name, parser in LEAVES.items():
+        flags = {flag: action for action in parser._actions for flag in action.option_strings}
+        has = {"--workers" in flags, "--scheduler" in flags}
+        assert len(has) == 1, name  # both or neither
+        if "--workers" in flags:
+            assert flags["--workers"].metavar == "N" and flags["--scheduler"].metavar == "ADDRESS"
+            groups = [g for g in parser._mutually_exclusive_groups
+                      if flags["--workers"] in g._group_actions]
+            assert groups and flags["--scheduler"] in groups[0]._group_actions, name
+    with_workers = {name for name, parser in LEAVES.items()
+                    if any("--workers" in a.option_strings for a in parser._actions)}
+    assert DISTRIBUTED <= with_workers, DISTRIBUTED - with_workers
