@@ -37,7 +37,6 @@ from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose, jsonable_output
-from pufferfish.verify.program_laws import program_laws, universe_keys
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
 from pufferfish.verify.privacy.blocks import (BlockSums, audited_secrets, block_plan,
@@ -50,13 +49,16 @@ from pufferfish.verify.privacy.joint import SecretJoint, joint_from_groups
 from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
 from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult,
                                                   pufferfish_from_joints)
+from pufferfish.verify.program_laws import program_laws, universe_keys
 from pufferfish.verify.report import Explained, compact, table
 from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
 from pufferfish.verify.privacy.certified_audit import certified_audit, has_certified_laws
-from pufferfish.verify.structured.audit import (structured_leakage, structured_pufferfish,
+from pufferfish.verify.structured.audit import (leakage_from_priors, pufferfish_from_directions,
+                                                structured_leakage, structured_pufferfish,
                                                 structured_reason)
 from pufferfish.verify.structured.dp import structured_entry_dp
 from pufferfish.verify.structured.laws import output_laws
+from pufferfish.verify.structured.tasks import structured_pieces
 
 
 @dataclass(frozen=True)
@@ -340,7 +342,7 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         reason = structured_reason(model, mechanisms_audited, relations)
         if reason is None and (method == "structured" or model.universe.size > BLOCK_DATASETS):
             return _structured_audit(model, budget, max_outputs, progress, announce, dp_budget,
-                                     relations)
+                                     relations, engine)
         if method == "structured":
             raise UnsupportedError(f"the structured audit does not apply: {reason}", "method")
         note = ("enumeration: the universe fits in one block" if reason is None
@@ -438,9 +440,12 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
 def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs: int,
                       progress: Callable[[str], None] | None,
                       announce: Callable[[object], None] | None, dp_budget: Budget | None,
-                      relations: Sequence[NeighbourRelation]) -> ModelAudit:
+                      relations: Sequence[NeighbourRelation],
+                      engine: Engine | None = None) -> ModelAudit:
     """:func:`audit_model` by the prior's structure (:mod:`pufferfish.verify.structured`): every
-    prior calibrated once per mechanism, the levels from the laws, DP per entry from sumsets."""
+    prior calibrated once per mechanism, the levels from the laws, DP per entry from sumsets; on
+    a cluster ``engine``, the independent pieces as tasks
+    (:mod:`pufferfish.verify.structured.tasks`), with the same result."""
     kinds = sorted({_STRUCTURE_NAMES.get(type(p).__name__, type(p).__name__)
                     for p in model.finite_priors.values()})
     text = (f"sum-product on the junction tree of each prior ({', '.join(kinds)}); "
@@ -448,20 +453,33 @@ def _structured_audit(model: PufferfishModel, budget: Budget | None, max_outputs
     if announce is not None:
         announce(StructuredPlan(model.universe.size, text))
     mechanisms = list(model.mechanisms.values())
+    # On a cluster, the independent (prior, directions), (prior, leakage) and DP pieces of every
+    # mechanism run as tasks first; the levels are then reduced from them in audit order.
+    pieces = (None if engine is None or isinstance(engine, InProcessEngine) else
+              structured_pieces(model, [m.name for m in mechanisms], relations, max_outputs,
+                                engine))
     audits, individual = [], []
-    for mechanism in mechanisms:
+    for slot, mechanism in enumerate(mechanisms):
         if progress:
             progress(mechanism.name)
-        laws = output_laws(model, mechanism, max_outputs)
-        puffer = structured_pufferfish(model, mechanism, laws, budget)
-        individual.append(puffer if budget is None else
-                          structured_pufferfish(model, mechanism, laws))
-        dps = tuple(structured_entry_dp(model.universe, mechanism, relation.label)
-                    for relation in relations)
+        if pieces is not None:
+            found, worst, dps = pieces[slot]
+            puffer = pufferfish_from_directions(mechanism.name, found, budget)
+            individual.append(puffer if budget is None else
+                              pufferfish_from_directions(mechanism.name, found))
+            leak = leakage_from_priors(model, mechanism.name, worst)
+            dps = tuple(dps)
+        else:
+            laws = output_laws(model, mechanism, max_outputs)
+            puffer = structured_pufferfish(model, mechanism, laws, budget)
+            individual.append(puffer if budget is None else
+                              structured_pufferfish(model, mechanism, laws))
+            leak = structured_leakage(model, mechanism, laws)
+            dps = tuple(structured_entry_dp(model.universe, mechanism, relation.label)
+                        for relation in relations)
         if dp_budget is not None:
             dps = tuple(replace(d, budget=compare_ratio(d.max_ratio, dp_budget)) for d in dps)
-        audits.append(MechanismAudit(mechanism.name, puffer, dps,
-                                     structured_leakage(model, mechanism, laws)))
+        audits.append(MechanismAudit(mechanism.name, puffer, dps, leak))
     composition, note = None, ""
     if len(mechanisms) >= 2:
         if progress:

@@ -88,25 +88,50 @@ def structured_pufferfish(model: PufferfishModel, mechanism: Mechanism,
     balls, an output whose ratio's upper bound is below the best lower bound of the pair is
     ruled out first, so exact values are computed for a few outputs per pair.  Cost
     ``O(|𝕊|·|Ω|)`` comparisons per prior."""
-    levels: list[DirectionLevel] = []
-    skipped: list[tuple[str, str, str]] = []
-    for prior_name, prior_laws in laws.items():
-        for pair in model.pairs:
-            for first, second in pair.directions():
-                mass_first, mass_second = prior_laws.mass(first), prior_laws.mass(second)
-                if not mass_first or not mass_second:
-                    zero = first.name if not mass_first else second.name
-                    skipped.append((f"{first.name} -> {second.name}", prior_name,
-                                    f"Pr[{zero} | {prior_name}] = 0"))
-                    continue
-                levels.append(_direction(pair.label, first, second, prior_name, prior_laws,
-                                         mass_first, mass_second))
+    found = [entry for prior_name, prior_laws in laws.items()
+             for entry in prior_directions(model, prior_name, prior_laws)]
+    return pufferfish_from_directions(mechanism.name, found, budget)
+
+
+def directions_of(model: PufferfishModel) -> list:
+    """Every ordered direction ``(pair label, first, second)`` of the model's secret pairs, in
+    the order the level reads them (an index into it names a direction in a task)."""
+    return [(pair.label, first, second) for pair in model.pairs
+            for first, second in pair.directions()]
+
+
+def prior_directions(model: PufferfishModel, prior_name: str, laws: OutputLaws,
+                     selected: Sequence[int] | None = None) -> list:
+    """The directions of one prior (those at the indices ``selected`` of :func:`directions_of`,
+    default all), in order: a :class:`DirectionLevel`, or a ``(direction, prior, reason)``
+    triple for a direction skipped because a secret has probability 0 — the pieces
+    :func:`pufferfish_from_directions` reduces, computable in separate tasks."""
+    directions = directions_of(model)
+    found: list = []
+    for k in range(len(directions)) if selected is None else selected:
+        label, first, second = directions[k]
+        mass_first, mass_second = laws.mass(first), laws.mass(second)
+        if not mass_first or not mass_second:
+            zero = first.name if not mass_first else second.name
+            found.append((f"{first.name} -> {second.name}", prior_name,
+                          f"Pr[{zero} | {prior_name}] = 0"))
+            continue
+        found.append(_direction(label, first, second, prior_name, laws, mass_first,
+                                mass_second))
+    return found
+
+
+def pufferfish_from_directions(name: str, found: Sequence, budget: Budget | None = None
+                               ) -> PufferfishResult:
+    """The level of mechanism ``name`` from the directions of every prior in audit order
+    (:func:`prior_directions`): the first direction of the largest ratio is the witness."""
+    levels = [entry for entry in found if isinstance(entry, DirectionLevel)]
+    skipped = [entry for entry in found if not isinstance(entry, DirectionLevel)]
     witness = max(levels, key=lambda level: ratio_key(level.max_ratio), default=None)
     max_ratio: Ratio = witness.max_ratio if witness is not None else Fraction(0)
     result_ratio = max(Fraction(1), max_ratio) if max_ratio != INFINITY else INFINITY
     check = check_level(result_ratio, budget, not levels) if budget is not None else None
-    return PufferfishResult(mechanism.name, max_ratio, witness, tuple(levels), tuple(skipped),
-                            check)
+    return PufferfishResult(name, max_ratio, witness, tuple(levels), tuple(skipped), check)
 
 
 def _direction(label: str, first, second, prior: str, laws: OutputLaws, mass_first: fmpq,
@@ -146,29 +171,46 @@ def structured_leakage(model: PufferfishModel, mechanism: Mechanism,
     declared secret, prior and output, compared exactly by cross-multiplication.  With balls, a
     first pass bounds every shift and exact values are computed only where a ball's upper bound
     reaches the largest lower bound."""
-    best = None  # (|u|, v, secret, prior, output index, prior probability, posterior)
-    for prior_name, prior_laws in laws.items():
-        for secret, prior_p, candidates in _leakage_candidates(model, prior_laws):
-            law = prior_laws.exact_at(secret, candidates)
-            total = prior_laws.exact_at(None, candidates)
-            for o in candidates:
-                x, t = law[o], total[o]
-                if not t:
-                    continue
-                # x/t − π = (x.p·t.q·π.q − π.p·t.p·x.q) / (x.q·t.p·π.q)
-                u = x.p * t.q * prior_p.q - prior_p.p * t.p * x.q
-                v = x.q * t.p * prior_p.q
-                size = abs(u)
-                if size and (best is None or size * best[1] > best[0] * v):
-                    best = (size, v, secret.name, prior_name, o, prior_p, x / t)
+    worst = [(prior_name, prior_leakage(model, prior_laws))
+             for prior_name, prior_laws in laws.items()]
+    return leakage_from_priors(model, mechanism.name, worst)
+
+
+def prior_leakage(model: PufferfishModel, laws: OutputLaws) -> tuple | None:
+    """One prior's worst shift ``(|u|, v, secret, output, Pr[s|θ], posterior)`` (the shift is
+    ``|u|/v``; the first secret and output attaining it), or ``None`` when no output moves a
+    secret: the piece :func:`leakage_from_priors` reduces, computable in a separate task."""
+    best = None
+    for secret, prior_p, candidates in _leakage_candidates(model, laws):
+        law = laws.exact_at(secret, candidates)
+        total = laws.exact_at(None, candidates)
+        for o in candidates:
+            x, t = law[o], total[o]
+            if not t:
+                continue
+            # x/t − π = (x.p·t.q·π.q − π.p·t.p·x.q) / (x.q·t.p·π.q)
+            u = x.p * t.q * prior_p.q - prior_p.p * t.p * x.q
+            v = x.q * t.p * prior_p.q
+            size = abs(u)
+            if size and (best is None or size * best[1] > best[0] * v):
+                best = (size, v, secret.name, laws.outputs[o], prior_p, x / t)
+    return best
+
+
+def leakage_from_priors(model: PufferfishModel, name: str,
+                        worst: Sequence[tuple[str, tuple | None]]) -> LeakageResult:
+    """Mechanism ``name``'s leakage from each prior's worst shift in audit order
+    (:func:`prior_leakage`): the first prior attaining the largest shift is the witness."""
+    best = None
+    for prior_name, found in worst:
+        if found is not None and (best is None or found[0] * best[1] > best[0] * found[1]):
+            best = found + (prior_name,)
     skipped = tuple(model.interval_families)
     if best is None:
-        return LeakageResult(mechanism.name, True, Fraction(0), not_evaluated=skipped)
-    size, v, secret, prior, o, prior_p, posterior = best
-    outputs = laws[prior].outputs
-    return LeakageResult(mechanism.name, False, Fraction(int(size), int(v)), secret, prior,
-                         outputs[o], _fraction(prior_p), _fraction(posterior),
-                         not_evaluated=skipped)
+        return LeakageResult(name, True, Fraction(0), not_evaluated=skipped)
+    size, v, secret, output, prior_p, posterior, prior = best
+    return LeakageResult(name, False, Fraction(int(size), int(v)), secret, prior, output,
+                         _fraction(prior_p), _fraction(posterior), not_evaluated=skipped)
 
 
 def _leakage_candidates(model: PufferfishModel, laws: OutputLaws):
@@ -200,4 +242,6 @@ def _leakage_candidates(model: PufferfishModel, laws: OutputLaws):
 
 
 
-__all__ = ["structured_reason", "structured_pufferfish", "structured_leakage"]
+__all__ = ["structured_reason", "structured_pufferfish", "structured_leakage", "directions_of",
+           "prior_directions", "pufferfish_from_directions", "prior_leakage",
+           "leakage_from_priors"]
