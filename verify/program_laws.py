@@ -86,15 +86,18 @@ def program_laws(engine: Engine | None, mechanisms: Iterable[Mechanism],
     total = sum(len(keys) for keys in wanted.values())
     if not total:
         return 0
-    # one map for every mechanism: batches in proportion to each one's keys
-    tasks = [(mechanism, batch) for mechanism, keys in wanted.items()
-             for batch in _batches(keys, -(-BATCHES_PER_WORKER * engine.workers * len(keys)
-                                           // total))]
+    # one map for every mechanism, sent to each worker once: batches in proportion to each
+    # one's keys
+    programs = list(wanted)
+    tasks = [(k, batch) for k, mechanism in enumerate(programs)
+             for batch in _batches(wanted[mechanism],
+                                   -(-BATCHES_PER_WORKER * engine.workers
+                                     * len(wanted[mechanism]) // total))]
     kept = 0
-    for (mechanism, batch), laws in zip(tasks, engine.map(_laws, tasks)):
+    for (k, batch), laws in zip(tasks, engine.map(_laws, tasks, shared=tuple(programs))):
         for key, law in zip(batch, laws):
             if law is not None:
-                mechanism.keep_distribution(key, law)
+                programs[k].keep_distribution(key, law)
                 kept += 1
     return kept
 
@@ -109,9 +112,11 @@ def _batches(keys: Sequence[Hashable], wanted: int) -> list[tuple[Hashable, ...]
     return [tuple(keys[a:b]) for a, b in zip(cuts, cuts[1:])]
 
 
-def _laws(mechanism: ProgramMechanism, keys: tuple) -> list:
-    """The task: the law of each key, ``None`` for a key whose computation fails (computed
-    again, and reported, by the analysis in the process that asked)."""
+def _laws(programs: tuple[ProgramMechanism, ...], index: int, keys: tuple) -> list:
+    """The task: the law of each key of ``programs[index]``, ``None`` for a key whose
+    computation fails (computed again, and reported, by the analysis in the process that
+    asked)."""
+    mechanism = programs[index]
     laws = []
     for key in keys:
         try:
