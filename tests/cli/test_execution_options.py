@@ -39,10 +39,11 @@ def test_symbolic_audits_refuse_a_cluster(cli):
 
 @pytest.mark.parametrize("command", [
     ("audit", "dp_benchmarks/rnm1.json"),
+    ("audit", "chain_sum_T60.json", "--method", "structured", "--epsilon", "log(3)"),
     ("approximate-dp", "dp_benchmarks/rnm1.json", "--epsilon", "log(3)"),
     ("epsilon-range", "dp_benchmarks/laplace_suite.json", "--mechanism", "noisy_histogram",
      "--neighbours", "linf:1", "--factor", "2", "--low", "1/10", "--high", "2")])
-def test_program_laws_on_a_local_cluster_print_the_same_bytes(cli, command):
+def test_programs_and_structured_audits_on_a_cluster_print_the_same_bytes(cli, command):
     name, model, *options = command
     code, alone, _ = cli(name, str(example_path(model)), *options, "--json")
     code_cluster, clustered, err = cli(name, str(example_path(model)), *options, "--json",

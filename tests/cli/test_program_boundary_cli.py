@@ -109,3 +109,13 @@ def test_what_a_program_prints_never_reaches_the_json(tmp_path, pufferfish_proce
     assert code == 0, err
     assert json.loads(out)["mechanisms"][0]["pufferfish"]["epsilon"] == "log(3)"
     assert "printed" not in out + err and "written" not in out + err
+
+
+@pytest.mark.parametrize("file", ["exit_run.py", "hidden.py", "until_heads.py"])
+def test_a_program_refused_on_a_cluster_is_refused_as_in_this_process(tmp_path, cli, file):
+    model = _model(tmp_path, file)
+    code, out, err = cli("audit", model, "--json")
+    code_cluster, out_cluster, err_cluster = cli("audit", model, "--json", "--workers", "2")
+    assert code == code_cluster == 2 and out == out_cluster == ""
+    assert err.strip().splitlines()[-1] == err_cluster.strip().splitlines()[-1]
+    assert "Traceback" not in err_cluster
