@@ -321,7 +321,8 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         model = copy.copy(model)
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
     relations = audited_relations(model, neighbours, group)
-    first = next(iter(model.universe.datasets(max_datasets)))
+    # any one dataset (listed lazily: a universe too large to enumerate still has a first)
+    first = next(iter(model.universe.datasets(model.universe.size)))
     if any(has_certified_laws(m, first) for m in model.mechanisms.values()):
         return certified_audit(model, list(model.mechanisms.values()), relations, budget,
                                dp_budget, max_datasets, max_outputs, max_pairs, progress)
