@@ -6,7 +6,6 @@ merges the paths that reach the same best index with the same noisy best (one no
 after each step instead of one run per path); the function itself runs the same fold."""
 
 from pufferfish.models.programs import one_sided_geometric
-from pufferfish.models.programs.steps import stepwise
 
 
 def start(queries, alpha):
@@ -26,9 +25,11 @@ def finish(state, queries, alpha):
     return best_index
 
 
-@stepwise(start, step, finish)
 def rnm2(queries, alpha):
     state = start(queries, alpha)
     for i in range(len(queries)):
         state = step(state, i, queries, alpha)
     return finish(state, queries, alpha)
+
+
+rnm2.stepwise = (start, step, finish)  # the declared fold (pufferfish.models.programs.steps)

@@ -6,7 +6,6 @@ merges the paths that reach the same best index with the same noisy best (one no
 after each step instead of one run per path); the function itself runs the same fold."""
 
 from pufferfish.models.programs import geometric
-from pufferfish.models.programs.steps import stepwise
 
 
 def start(queries, alpha, low, high):
@@ -26,9 +25,11 @@ def finish(state, queries, alpha, low, high):
     return max(low, min(best, high))
 
 
-@stepwise(start, step, finish)
 def rnm3(queries, alpha, low, high):
     state = start(queries, alpha, low, high)
     for i in range(len(queries)):
         state = step(state, i, queries, alpha, low, high)
     return finish(state, queries, alpha, low, high)
+
+
+rnm3.stepwise = (start, step, finish)  # the declared fold (pufferfish.models.programs.steps)

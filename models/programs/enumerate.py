@@ -258,6 +258,8 @@ def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source:
     :mod:`~pufferfish.models.programs.checks`), one step at a time for a program that declares
     its stepwise form (:mod:`~pufferfish.models.programs.steps`)."""
     declared = getattr(program, "stepwise", None)
+    if type(declared) is tuple and len(declared) == 3 and all(map(callable, declared)):
+        declared = Stepwise(*declared)  # the declaration by a file that imports nothing more
     if isinstance(declared, Stepwise):
         merged = _stepwise_paths(declared, plain, arguments, where, source, limits, progress)
         if merged is not None:
@@ -322,14 +324,14 @@ def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: st
                for i in range(len(plain))]
     try:
         for phase in phases:
-            merged: dict[tuple, list] = {}
+            merged: dict[tuple, list[list]] = {}
             count.first = True
             for node in nodes:
                 _replay_node(node, lambda state, run, phase=phase: _next_node(
                     phase(state), run, where, source), _same_node,
                     lambda run, grown: _merged_into(merged, grown), where, source, limits,
                     count, progress)
-            nodes = list(merged.values())
+            nodes = [node for group in merged.values() for node in group]
     except _Unmerged:
         return None
     probabilities: dict[object, Fraction] = {}
@@ -391,28 +393,35 @@ def _same_node(first: list, second: list) -> bool:
 
 
 def _merged_into(merged: dict[tuple, list], node: list) -> None:
-    """Add ``node`` to the nodes of the next phase: nodes with the same key, kinds and laws of
-    every live variable but the last become one, whose last law is the weighted mean of theirs
-    (on the hull of their bounds) and whose weight is the sum (the density ``w₁·Πf·g₁ +
-    w₂·Πf·g₂ = (w₁ + w₂)·Πf·(w₁g₁ + w₂g₂)/(w₁ + w₂)``); a node of weight 0 is dropped."""
+    """Add ``node`` to the nodes of the next phase: a node with the same key, kinds and laws of
+    every live variable but the last, and a last law whose interval meets or adjoins the new
+    one's, becomes their merge: its last law is ``w₁g₁ + w₂g₂`` on the union of the intervals
+    and its weight 1 (the density ``w₁·Πf·g₁ + w₂·Πf·g₂``).  Each law is positive on its whole
+    interval (bound consistency on a forest), so the union must be an interval for the merged
+    one to be, and the engine still branches only on outcomes of positive probability.  A node
+    of weight 0 is dropped."""
     key, factors, weight, kinds = node
     if not weight:
         return
-    group = (key, kinds, tuple((id(law), low, high) for law, low, high in factors[:-1]))
-    old = merged.get(group)
-    if old is None:
-        merged[group] = node
+    group = merged.setdefault(
+        (key, kinds, tuple((id(law), low, high) for law, low, high in factors[:-1])), [])
+    for old in group:
+        if not factors:
+            old[2] = exact_number(old[2] + weight)
+            return
+        (first, low, high), (second, other_low, other_high) = old[1][-1], factors[-1]
+        step = 0 if first.continuous else 1
+        if ((high is not None and other_low is not None and other_low > high + step) or
+                (other_high is not None and low is not None and low > other_high + step)):
+            continue  # a gap between the intervals: kept apart
+        law = mixture(first, old[2], second, weight)
+        old[1] = old[1][:-1] + [(law, None if low is None or other_low is None
+                                 else min(low, other_low),
+                                 None if high is None or other_high is None
+                                 else max(high, other_high))]
+        old[2] = Fraction(1)
         return
-    if not factors:
-        old[2] = exact_number(old[2] + weight)
-        return
-    (first, low, high), (second, other_low, other_high) = old[1][-1], factors[-1]
-    law = mixture(first, old[2], second, weight)
-    old[1] = old[1][:-1] + [(law, None if low is None or other_low is None
-                             else min(low, other_low),
-                             None if high is None or other_high is None
-                             else max(high, other_high))]
-    old[2] = Fraction(1)
+    group.append(node)
 
 
 def program_distribution(program: Callable, dataset: Sequence[object],

@@ -19,6 +19,10 @@ makes the two forms one code)::
     @stepwise(start, step, finish)
     def rnm1(queries, alpha): ...
 
+or, in a file that imports nothing but the primitives (the certificate checker loads program
+files with a stand-in for :mod:`pufferfish.models.programs`), ``rnm1.stepwise = (start, step,
+finish)`` after the function.
+
 Why merging is sound.  After a step, what the rest of the run can depend on is (1) the state's
 Python part, (2) the values of the noise variables the state refers to (the *live* ones), and
 (3) nothing else: the step functions receive only the state, the index, the dataset and the
@@ -27,15 +31,18 @@ program that keeps state between runs breaks the engine's; the same checks look 
 noise variables no live value refers to can never be compared again, so the constraints on them
 can be summed out: on a forest of comparisons (the engine's invariant), if no two live
 variables share a tree, the path's probability of reaching the state with live values ``x`` is
-``w · Π_v f_v(x_v)`` with ``f_v`` the belief of ``v``'s tree rooted at ``v`` (Kschischang,
-Frey and Loeliger's sum-product, as in :mod:`~pufferfish.models.programs.constraints`) and
+``w · Π_v f_v(x_v)`` with ``f_v`` the belief of ``v``'s tree rooted at ``v`` (the sum-product
+algorithm of Kschischang, Frey and Loeliger, Factor Graphs and the Sum-Product Algorithm, as in
+:mod:`~pufferfish.models.programs.constraints`) and
 ``w`` the weight of finite draws times the mass of the trees without a live variable.  Two
 paths with equal :func:`state_key` (equal Python values of the same types, noisy values at the
 same places with the same signs and offsets) and equal factors except that of the last live
 variable therefore have the same future as functions of ``x``, and the law of that future is
-linear in the density: they are one node whose last factor is ``w₁f₁ + w₂f₂`` (its support the
-hull of both — a point of the hull outside both supports has density 0, so an outcome explored
-there has probability exactly 0 and adds nothing).  A state whose live variables share a tree
+linear in the density: they are one node whose last factor is ``w₁f₁ + w₂f₂``.  They are merged
+only when the supports of ``f₁`` and ``f₂`` (intervals on which each is positive: bound
+consistency on a forest of laws of full support) meet or adjoin, so the merged factor is
+positive on its whole interval too and the engine keeps exploring only outcomes of positive
+probability, as the plain form does.  A state whose live variables share a tree
 is not a product; the engine then falls back to the plain form (the result is the same, only
 slower).
 
@@ -55,7 +62,7 @@ step runs in all instead of ``2^(m−1)`` runs of ``m`` steps.
 ...         count = step(count, i, data)
 ...     return finish(count, data)
 >>> program_distribution(above, (0, 1, 2))
-Distribution({0: 4/27, 1: 1/2, 2: 8/27, 3: 2/27})
+Distribution({3: 5/27, 2: 1/2, 1: 5/18, 0: 1/27})
 """
 
 from __future__ import annotations

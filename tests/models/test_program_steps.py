@@ -216,6 +216,27 @@ def test_a_live_value_dropped_after_a_comparison_keeps_its_mass():
     assert sum(merged.values()) == 1
 
 
+def test_states_with_disjoint_supports_are_not_merged_into_a_gap():
+    # ("far", x) is reached with x ≥ 3 and with x ≤ −3: merged into one law, the hull would let
+    # the next step explore −3 < x < 3, an outcome of probability 0 that the plain form never
+    # runs (here it raises)
+    def start(data):
+        return geometric("1/2")
+
+    def step(state, i, data):
+        if i == 0:
+            if state >= 3 or state <= -3:
+                return "far", state
+            return "near", 0
+        if state[0] == "far" and state[1] < 3 and state[1] > -3:
+            raise AssertionError("an outcome of probability 0 was explored")
+        return state[0]
+
+    merged, plain = both(start, step, lambda state, data: state, (0, 0))
+    assert merged == plain
+    assert sorted(merged.values()) == [Fraction(1, 6), Fraction(5, 6)]
+
+
 def test_live_values_compared_with_each_other_fall_back_to_the_plain_form():
     def start(data):
         return geometric("1/2"), geometric("1/2")
