@@ -12,24 +12,24 @@ def start(queries, alpha):
     return None, None  # the best index so far and its noisy answer
 
 
-def step(state, i, queries, alpha):
+def step(state, i, q, alpha):
     best_index, best = state
-    value = queries[i] + geometric(alpha)
+    value = q + geometric(alpha)
     if best is None or value > best:
         return i, value
     return state
 
 
-def finish(state, queries, alpha):
+def finish(state, alpha):
     best_index, best = state
     return best_index
 
 
 def rnm1(queries, alpha):
     state = start(queries, alpha)
-    for i in range(len(queries)):
-        state = step(state, i, queries, alpha)
-    return finish(state, queries, alpha)
+    for i, q in enumerate(queries):
+        state = step(state, i, q, alpha)
+    return finish(state, alpha)
 
 
 rnm1.stepwise = (start, step, finish)  # the declared fold (pufferfish.models.programs.steps)

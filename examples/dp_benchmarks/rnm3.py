@@ -12,24 +12,24 @@ def start(queries, alpha, low, high):
     return None, None  # the best index so far and its noisy answer
 
 
-def step(state, i, queries, alpha, low, high):
+def step(state, i, q, alpha, low, high):
     best_index, best = state
-    value = queries[i] + geometric(alpha)
+    value = q + geometric(alpha)
     if best is None or value > best:
         return i, value
     return state
 
 
-def finish(state, queries, alpha, low, high):
+def finish(state, alpha, low, high):
     best_index, best = state
     return max(low, min(best, high))
 
 
 def rnm3(queries, alpha, low, high):
     state = start(queries, alpha, low, high)
-    for i in range(len(queries)):
-        state = step(state, i, queries, alpha, low, high)
-    return finish(state, queries, alpha, low, high)
+    for i, q in enumerate(queries):
+        state = step(state, i, q, alpha, low, high)
+    return finish(state, alpha, low, high)
 
 
 rnm3.stepwise = (start, step, finish)  # the declared fold (pufferfish.models.programs.steps)

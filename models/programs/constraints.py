@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from pufferfish.models.programs.exp_poly import ExpPoly
 
-__all__ = ["NoiseConstraints", "CycleError", "trim_memo", "interned", "mixture"]
+__all__ = ["NoiseConstraints", "CycleError", "trim_memo", "interned", "mixture", "STEP_MEMO"]
 
 Bound = int | None
 
@@ -368,9 +368,9 @@ def trim_memo() -> None:
     computations only (:func:`~pufferfish.models.programs.enumerate.program_distribution` at its
     start): a running computation reads back every entry it made, so it is never evicted in
     the middle of one."""
-    if len(_BELIEFS) > _MEMO_LIMIT:
+    if len(_BELIEFS) > _MEMO_LIMIT or len(STEP_MEMO) > _MEMO_LIMIT:
         _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
-        _LAWS.clear(), _INTERNED.clear(), _MIXTURES.clear()
+        _LAWS.clear(), _INTERNED.clear(), _MIXTURES.clear(), STEP_MEMO.clear()
 
 
 _MEMO_LIMIT = 200_000
@@ -382,3 +382,6 @@ _LAWS: dict[tuple, ExpPoly] = {}
 """Laws of live noise values of stepwise programs, by structure (:func:`interned`)."""
 _INTERNED: dict[tuple, tuple] = {}
 _MIXTURES: dict[tuple, ExpPoly] = {}
+STEP_MEMO: dict[tuple, list] = {}
+"""What a step of a stepwise program does from a node, across datasets (its keys hold laws of
+this memo, so it is emptied with it)."""

@@ -65,7 +65,7 @@ from fractions import Fraction
 from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
-from pufferfish.models.programs.constraints import mixture, trim_memo
+from pufferfish.models.programs.constraints import STEP_MEMO, mixture, trim_memo
 from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, located,
                                                not_replayed, same_outputs, safe_text, too_deep,
                                                too_many_paths)
@@ -268,7 +268,9 @@ def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source:
     count = _Count()
 
     def found(run: _ReplayedRun, outputs: list) -> None:
-        _add_outputs(probabilities, outputs, count, where, source, run)
+        for key, p in _keyed(outputs, where, source, run):
+            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+            count.explored += p
 
     _replay(lambda run: _finished(program(plain, **arguments), run), _no_setup, same_outputs,
             where, source, limits, count, found, progress)
@@ -283,17 +285,17 @@ def _finished(output: object, run: Run) -> list[tuple[object, Fraction]]:
     return output_law(output, run) if run.weight else []
 
 
-def _add_outputs(probabilities: dict, outputs: list, count: _Count, where: str,
-                 source: str | None, run: Run) -> None:
+def _keyed(outputs: list, where: str, source: str | None, run: Run) -> list:
+    """The outputs of positive probability as ``(key, p)`` with their JSON keys."""
+    keyed = []
     for output, p in outputs:
         if not p:
             continue
         try:
-            key = program_output(output)
+            keyed.append((program_output(output), p))
         except ValueError as error:
             raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
-        probabilities[key] = probabilities.get(key, Fraction(0)) + p
-        count.explored += p
+    return keyed
 
 
 class _Unmerged(Exception):
@@ -310,38 +312,80 @@ def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: st
 
     A node is ``[key, factors, weight, kinds]``: the state's
     :func:`~pufferfish.models.programs.steps.state_key`, one ``(law, low, high)`` per live
-    variable (each law of total 1, zero outside ``[low, high]``), the weight (finite draws
-    times the mass summed out) and the kinds of noise drawn.  Each phase replays ``start``,
-    then ``step`` at each index, then ``finish`` from every node, its live variables re-created
-    with their laws and bounds and its weight set; the first run of each phase is run twice.
+    variable (the law zero outside ``[low, high]``), the weight (finite draws times the mass
+    summed out) and the kinds of noise drawn.  The phases replay ``start`` on the dataset, then
+    ``step`` at each index with that entry, then ``finish``, from every node, its live
+    variables re-created with their laws and bounds; the first run of each phase is run twice.
     Nodes that agree on everything but the last factor are merged (:func:`_merged_into`).
-    Cost: per phase, the decision sequences of one step from each node."""
+
+    A step and ``finish`` see only the node's state, the index, the entry and the arguments,
+    so what they do from a node is memoised across datasets (the children of a node of weight
+    1, scaled by the node's weight: exact products), keyed by the functions, the arguments, the
+    limits, the index and entry, and the node; datasets that share a prefix share its phases.
+    Cost: per phase, the decision sequences of one step from each node not met before."""
     count = _Count()
-    empty = ("NoneType", None)
-    nodes: list[list] = [[empty, [], Fraction(1), frozenset()]]
-    phases = [lambda state: declared.start(plain, **arguments)]
-    phases += [lambda state, i=i: declared.step(state, i, plain, **arguments)
-               for i in range(len(plain))]
+    prefix = _memo_key((declared.step, declared.finish, limits[0], limits[2]), arguments)
+    nodes: list[list] = [[("NoneType", None), [], Fraction(1), frozenset()]]
     try:
-        for phase in phases:
-            merged: dict[tuple, list[list]] = {}
-            count.first = True
-            for node in nodes:
-                _replay_node(node, lambda state, run, phase=phase: _next_node(
-                    phase(state), run, where, source), _same_node,
-                    lambda run, grown: _merged_into(merged, grown), where, source, limits,
-                    count, progress)
-            nodes = [node for group in merged.values() for node in group]
+        nodes = _phase(nodes, lambda state: declared.start(plain, **arguments), None, where,
+                       source, limits, count, progress)
+        for i, value in enumerate(plain):
+            nodes = _phase(nodes, lambda state, i=i, value=value: declared.step(
+                state, i, value, **arguments), prefix and _memo_key(prefix + (i,), value),
+                where, source, limits, count, progress)
     except _Unmerged:
         return None
     probabilities: dict[object, Fraction] = {}
     count.first = True
     for node in nodes:
-        _replay_node(node, lambda state, run: _finished(
-            declared.finish(state, plain, **arguments), run), same_outputs,
-            lambda run, outputs: _add_outputs(probabilities, outputs, count, where, source, run),
-            where, source, limits, count, progress)
+        outputs = _memoised(prefix and (prefix, "finish"), node, lambda unit, found: _replay_node(
+            unit, lambda state, run: _finished(declared.finish(state, **arguments), run),
+            same_outputs, lambda run, outputs: found.extend(
+                _keyed(outputs, where, source, run)),
+            where, source, limits, count, progress))
+        for key, p in outputs:
+            p = exact_number(node[2] * p)
+            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+            count.explored += p
     return probabilities
+
+
+def _memo_key(prefix: tuple, value: object) -> tuple | None:
+    """``prefix`` and the key of ``value`` (:func:`~pufferfish.models.programs.steps.state_key`
+    of plain values), or ``None`` (nothing memoised) for a value outside that grammar."""
+    try:
+        return prefix + (state_key(value if not isinstance(value, dict) else
+                                   tuple(sorted(value.items())), None, []),)
+    except TypeError:
+        return None
+
+
+def _memoised(memo: tuple | None, node: list, compute: Callable) -> list:
+    """What ``compute(unit, found)`` appends to ``found`` from the node ``unit``: ``node`` at
+    weight 1, memoised under ``memo`` and the node (``None``: not memoised)."""
+    full = None if memo is None else (memo, node[0], tuple(node[1]), node[3])
+    found = None if full is None else STEP_MEMO.get(full)
+    if found is None:
+        found = []
+        compute([node[0], node[1], Fraction(1), node[3]], found)
+        if full is not None:
+            STEP_MEMO[full] = found
+    return found
+
+
+def _phase(nodes: list[list], phase: Callable, memo: tuple | None, where: str,
+           source: str | None, limits: tuple[int, int, int], count: _Count,
+           progress) -> list[list]:
+    """The nodes after one phase (:func:`_stepwise_paths`)."""
+    merged: dict[tuple, list[list]] = {}
+    count.first = True
+    for node in nodes:
+        children = _memoised(memo, node, lambda unit, found: _replay_node(
+            unit, lambda state, run: _next_node(phase(state), run, where, source), _same_node,
+            lambda run, child: found.append(child), where, source, limits, count, progress))
+        for key, factors, weight, kinds in children:
+            _merged_into(merged, [key, factors, exact_number(node[2] * weight), kinds])
+    return [node for group in merged.values() for node in group]
 
 
 def _replay_node(node: list, call: Callable, same: Callable, found: Callable, where: str,

@@ -3,17 +3,19 @@
 A plain program is opaque Python: two of its paths can only be proved to have the same future
 by running them, so :func:`~pufferfish.models.programs.enumerate.program_distribution` runs
 one path per decision sequence.  A program may in addition *declare* that it is a fold over its
-dataset, ``output = finish(step(… step(start(D), 0, D) …, n − 1, D), D)`` with ``n = len(D)``:
+dataset, ``output = finish(step(… step(start(D), 0, D[0]) …, n − 1, D[n − 1]))`` with
+``n = len(D)`` (the arguments passed to each function as keywords):
 
 * ``start(dataset, **arguments)`` returns the first state;
-* ``step(state, i, dataset, **arguments)`` returns the next state (it may draw and compare);
-* ``finish(state, dataset, **arguments)`` returns the output (it may draw and compare too).
+* ``step(state, i, entry, **arguments)`` returns the next state from the ``i``-th entry of the
+  dataset (it may draw and compare);
+* ``finish(state, **arguments)`` returns the output (it may draw and compare too).
 
 A *state* is built from ``None``, ``bool``, ``int``, ``str``, ``Fraction``, tuples and lists of
 them, and noisy values (:class:`~pufferfish.models.programs.noise.Noisy`); anything else is
 refused.  :func:`stepwise` attaches the three functions to the plain program, which must compute
 the same fold (it is what the other tools of the toolkit run; writing it as the loop
-``state = start(D); for i in range(len(D)): state = step(state, i, D); return finish(state, D)``
+``state = start(D); for i, q in enumerate(D): state = step(state, i, q); return finish(state)``
 makes the two forms one code)::
 
     @stepwise(start, step, finish)
@@ -25,8 +27,8 @@ finish)`` after the function.
 
 Why merging is sound.  After a step, what the rest of the run can depend on is (1) the state's
 Python part, (2) the values of the noise variables the state refers to (the *live* ones), and
-(3) nothing else: the step functions receive only the state, the index, the dataset and the
-arguments (a step that keeps hidden state between calls breaks the declaration as a plain
+(3) nothing else: a step receives only the state, the index, that entry and the arguments,
+``finish`` only the state and the arguments (a step that keeps hidden state between calls breaks the declaration as a plain
 program that keeps state between runs breaks the engine's; the same checks look for it).  The
 noise variables no live value refers to can never be compared again, so the constraints on them
 can be summed out: on a forest of comparisons (the engine's invariant), if no two live
@@ -44,7 +46,9 @@ consistency on a forest of laws of full support) meet or adjoin, so the merged f
 positive on its whole interval too and the engine keeps exploring only outcomes of positive
 probability, as the plain form does.  A state whose live variables share a tree
 is not a product; the engine then falls back to the plain form (the result is the same, only
-slower).
+slower).  Since a step sees no more than its node, its index and its entry, what it does from a
+node is also memoised across datasets: datasets that share a prefix share the steps of that
+prefix.
 
 Cost: per step, one run of ``step`` per decision sequence *within the step* from each distinct
 node, instead of one run of the whole program per path.  Report-noisy-max's state after step
@@ -53,14 +57,14 @@ step runs in all instead of ``2^(m−1)`` runs of ``m`` steps.
 
 >>> from pufferfish.models.programs import geometric, program_distribution
 >>> def start(data): return 0
->>> def step(count, i, data): return count + (data[i] + geometric("1/2") >= 1)
->>> def finish(count, data): return count
+>>> def step(count, i, answer): return count + (answer + geometric("1/2") >= 1)
+>>> def finish(count): return count
 >>> @stepwise(start, step, finish)
 ... def above(data):
 ...     count = start(data)
-...     for i in range(len(data)):
-...         count = step(count, i, data)
-...     return finish(count, data)
+...     for i, answer in enumerate(data):
+...         count = step(count, i, answer)
+...     return finish(count)
 >>> program_distribution(above, (0, 1, 2))
 Distribution({3: 5/27, 2: 1/2, 1: 5/18, 0: 1/27})
 """

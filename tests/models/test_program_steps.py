@@ -112,18 +112,18 @@ def fold(start, step, finish):
     @stepwise(start, step, finish)
     def program(data):
         state = start(data)
-        for i in range(len(data)):
-            state = step(state, i, data)
-        return finish(state, data)
+        for i, entry in enumerate(data):
+            state = step(state, i, entry)
+        return finish(state)
     return program
 
 
 def plain_fold(start, step, finish):
     def program(data):
         state = start(data)
-        for i in range(len(data)):
-            state = step(state, i, data)
-        return finish(state, data)
+        for i, entry in enumerate(data):
+            state = step(state, i, entry)
+        return finish(state)
     return program
 
 
@@ -138,13 +138,13 @@ def test_another_python_state_with_the_same_constraints_is_not_merged():
     def start(data):
         return 0, None
 
-    def step(state, i, data):
+    def step(state, i, entry):
         heads, best = state
-        value = data[i] + geometric("1/2")
+        value = entry + geometric("1/2")
         heads += coin("1/3")
         return heads, value if best is None or value > best else best
 
-    def finish(state, data):
+    def finish(state):
         return [state[0], state[1] >= 2]
 
     merged, plain = both(start, step, finish, (0, 2, 1))
@@ -156,10 +156,10 @@ def test_equal_values_of_another_type_are_not_merged():
     def start(data):
         return None
 
-    def step(state, i, data):
-        return True if data[i] + geometric("1/2") >= 1 else 1  # True == 1 in Python
+    def step(state, i, entry):
+        return True if entry + geometric("1/2") >= 1 else 1  # True == 1 in Python
 
-    def finish(state, data):
+    def finish(state):
         return type(state).__name__
 
     merged, plain = both(start, step, finish, (0, 1))
@@ -171,10 +171,10 @@ def test_lists_and_tuples_are_not_merged():
     def start(data):
         return None
 
-    def step(state, i, data):
-        return [data[i]] if coin("1/4") else (data[i],)
+    def step(state, i, entry):
+        return [entry] if coin("1/4") else (entry,)
 
-    def finish(state, data):
+    def finish(state):
         return isinstance(state, list)
 
     merged, plain = both(start, step, finish, (5, 6))
@@ -186,12 +186,12 @@ def test_noisy_values_with_another_offset_or_sign_are_not_merged():
     def start(data):
         return geometric("1/2")
 
-    def step(state, i, data):
+    def step(state, i, entry):
         if coin("1/2"):
-            return state + data[i]          # the same variable, another offset
+            return state + entry          # the same variable, another offset
         return -state if coin("1/2") else state
 
-    def finish(state, data):
+    def finish(state):
         return state >= 1
 
     merged, plain = both(start, step, finish, (1, 2))
@@ -203,12 +203,12 @@ def test_a_live_value_dropped_after_a_comparison_keeps_its_mass():
     def start(data):
         return "start", geometric("1/2")
 
-    def step(state, i, data):
+    def step(state, i, entry):
         if i == 0:
-            return ("win" if state[1] >= data[i] + geometric("1/3") else "lose"), state[1]
+            return ("win" if state[1] >= entry + geometric("1/3") else "lose"), state[1]
         return state[0]
 
-    def finish(state, data):
+    def finish(state):
         return state
 
     merged, plain = both(start, step, finish, (1, 0))
@@ -223,7 +223,7 @@ def test_states_with_disjoint_supports_are_not_merged_into_a_gap():
     def start(data):
         return geometric("1/2")
 
-    def step(state, i, data):
+    def step(state, i, entry):
         if i == 0:
             if state >= 3 or state <= -3:
                 return "far", state
@@ -232,7 +232,7 @@ def test_states_with_disjoint_supports_are_not_merged_into_a_gap():
             raise AssertionError("an outcome of probability 0 was explored")
         return state[0]
 
-    merged, plain = both(start, step, lambda state, data: state, (0, 0))
+    merged, plain = both(start, step, lambda state: state, (0, 0))
     assert merged == plain
     assert sorted(merged.values()) == [Fraction(1, 6), Fraction(5, 6)]
 
@@ -241,11 +241,11 @@ def test_live_values_compared_with_each_other_fall_back_to_the_plain_form():
     def start(data):
         return geometric("1/2"), geometric("1/2")
 
-    def step(state, i, data):
+    def step(state, i, entry):
         x, y = state
-        return (x, y) if x + data[i] >= y else (y, x)  # both stay live, now linked
+        return (x, y) if x + entry >= y else (y, x)  # both stay live, now linked
 
-    def finish(state, data):
+    def finish(state):
         return state[0] >= state[1]
 
     merged, plain = both(start, step, finish, (0, 1))
@@ -253,7 +253,7 @@ def test_live_values_compared_with_each_other_fall_back_to_the_plain_form():
 
 
 def test_a_state_outside_the_grammar_is_refused():
-    program = fold(lambda data: {}, lambda state, i, data: state, lambda state, data: 0)
+    program = fold(lambda data: {}, lambda state, i, entry: state, lambda state: 0)
     with pytest.raises(ProgramError, match="state of a stepwise program"):
         program_distribution(program, (1,))
 
@@ -261,10 +261,10 @@ def test_a_state_outside_the_grammar_is_refused():
 def test_a_step_with_hidden_state_is_refused():
     calls = []
 
-    def step(state, i, data):
+    def step(state, i, entry):
         calls.append(i)
         return state + (len(calls) % 2) + coin("1/2")
 
-    program = fold(lambda data: 0, step, lambda state, data: state)
+    program = fold(lambda data: 0, step, lambda state: state)
     with pytest.raises(ProgramError, match="not deterministic"):
         program_distribution(program, (1, 2))
