@@ -48,8 +48,9 @@ Runs of a plain program are not merged: a program whose branches rejoin still co
 per path.  A program that declares its stepwise form (:mod:`~pufferfish.models.programs.steps`:
 a fold over the dataset with a hashable state) is enumerated one step at a time instead, paths
 that reach the same state with the same live noise merged into one node (the soundness argument
-is in that module's docstring); report-noisy-max then costs ``O(m²)`` step runs instead of
-``2^(m−1)`` runs of the program.
+is in that module's docstring); report-noisy-max then costs ``O(m²)`` step runs per dataset
+instead of ``2^(m−1)`` runs of the program, and the steps of a prefix shared by several datasets
+are run once (a step sees only its entry of the dataset).
 
 The noise primitives and noisy values live in :mod:`~pufferfish.models.programs.noise`, the
 state of a run in :mod:`~pufferfish.models.programs.runs`.
@@ -324,7 +325,8 @@ def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: st
     limits, the index and entry, and the node; datasets that share a prefix share its phases.
     Cost: per phase, the decision sequences of one step from each node not met before."""
     count = _Count()
-    prefix = _memo_key((declared.step, declared.finish, limits[0], limits[2]), arguments)
+    prefix = _memo_key((declared.step, declared.finish, limits[0], limits[2]),
+                       tuple(sorted(arguments.items())))
     nodes: list[list] = [[("NoneType", None), [], Fraction(1), frozenset()]]
     try:
         nodes = _phase(nodes, lambda state: declared.start(plain, **arguments), None, where,
@@ -354,8 +356,7 @@ def _memo_key(prefix: tuple, value: object) -> tuple | None:
     """``prefix`` and the key of ``value`` (:func:`~pufferfish.models.programs.steps.state_key`
     of plain values), or ``None`` (nothing memoised) for a value outside that grammar."""
     try:
-        return prefix + (state_key(value if not isinstance(value, dict) else
-                                   tuple(sorted(value.items())), None, []),)
+        return prefix + (state_key(value, None, []),)
     except TypeError:
         return None
 

@@ -268,3 +268,34 @@ def test_a_step_with_hidden_state_is_refused():
     program = fold(lambda data: 0, step, lambda state: state)
     with pytest.raises(ProgramError, match="not deterministic"):
         program_distribution(program, (1, 2))
+
+
+def test_steps_shared_across_datasets_and_arguments_keep_them_apart():
+    # what a step does from a node is memoised across calls: entries of another type and other
+    # arguments must not reuse it
+    def start(data, shift):
+        return 0
+
+    def step(state, i, entry, shift):
+        return state + (entry + shift + geometric("1/2") >= 1) + (type(entry) is bool)
+
+    def finish(state, shift):
+        return state
+
+    @stepwise(start, step, finish)
+    def program(data, shift):
+        state = start(data, shift)
+        for i, entry in enumerate(data):
+            state = step(state, i, entry, shift)
+        return finish(state, shift)
+
+    def plain(data, shift):
+        state = start(data, shift)
+        for i, entry in enumerate(data):
+            state = step(state, i, entry, shift)
+        return finish(state, shift)
+
+    for dataset in [(1, 0), (True, 0), (1, 1), (True, 1)]:
+        for shift in (0, 1, 0):
+            assert (dict(program_distribution(program, dataset, {"shift": shift}).items())
+                    == dict(program_distribution(plain, dataset, {"shift": shift}).items()))
