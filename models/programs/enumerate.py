@@ -409,8 +409,8 @@ def _replay_node(node: list, call: Callable, same: Callable, found: Callable, wh
 
 def _next_node(state: object, run: Run, where: str, source: str | None) -> list:
     """The node a run of a step reaches: its state's key, the live variables' laws (their
-    trees summed out towards them, normalised) and bounds, the weight with the dead trees'
-    mass; :class:`_Unmerged` when two live variables share a tree."""
+    trees summed out towards them) and bounds, the weight times the mass of the trees without
+    a live variable; :class:`_Unmerged` when two live variables share a tree."""
     live: list[int] = []
     try:
         key = state_key(state, run, live)
