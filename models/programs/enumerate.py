@@ -71,6 +71,7 @@ from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, lo
                                                not_replayed, same_outputs, safe_text, too_deep,
                                                too_many_paths)
 from pufferfish.models.programs.exp_numbers import exact_number
+from pufferfish.models.programs.exp_poly import ExpPoly
 from pufferfish.models.programs.guards import HiddenRandomness, first_use, patched, refusing
 from pufferfish.models.programs.noise import (Noisy, discrete_laplace, exponential, geometric,
                                               laplace, one_sided_geometric, output_law)
@@ -300,8 +301,9 @@ def _keyed(outputs: list, where: str, source: str | None, run: Run) -> list:
 
 
 class _Unmerged(Exception):
-    """A state of a stepwise program whose live noise values share a tree of comparisons: its
-    law is no product of one factor per value, so the plain form is run instead."""
+    """A state of a stepwise program whose live noise values share a tree of comparisons (its
+    law is no product of one factor per value), or noise whose law is not exact: the plain form
+    is run instead."""
 
 
 def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: str,
@@ -339,12 +341,17 @@ def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: st
         return None
     probabilities: dict[object, Fraction] = {}
     count.first = True
-    for node in nodes:
-        outputs = _memoised(prefix and (prefix, "finish"), node, lambda unit, found: _replay_node(
-            unit, lambda state, run: _finished(declared.finish(state, **arguments), run),
-            same_outputs, lambda run, outputs: found.extend(
-                _keyed(outputs, where, source, run)),
-            where, source, limits, count, progress))
+    outputs_of = []
+    try:
+        for node in nodes:
+            outputs_of.append(_memoised(prefix and (prefix, "finish"), node, lambda unit, found:
+                _replay_node(unit, lambda state, run: _finished(
+                    declared.finish(state, **arguments), _exact_only(run)), same_outputs,
+                    lambda run, outputs: found.extend(_keyed(outputs, where, source, run)),
+                    where, source, limits, count, progress)))
+    except _Unmerged:
+        return None
+    for node, outputs in zip(nodes, outputs_of):
         for key, p in outputs:
             p = exact_number(node[2] * p)
             probabilities[key] = probabilities.get(key, Fraction(0)) + p
@@ -416,7 +423,7 @@ def _next_node(state: object, run: Run, where: str, source: str | None) -> list:
         key = state_key(state, run, live)
     except TypeError as error:
         raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
-    split = run.noise.factors(live) if run.weight else (Fraction(0), [])
+    split = _exact_only(run).noise.factors(live) if run.weight else (Fraction(0), [])
     if split is None:
         raise _Unmerged()
     weight, beliefs = split
@@ -428,6 +435,14 @@ def _next_node(state: object, run: Run, where: str, source: str | None) -> list:
                 return [key, [], Fraction(0), frozenset()]
             factors.append((law, run.noise.lows[variable], run.noise.highs[variable]))
     return [key, factors, exact_number(weight), frozenset(run.noise_kinds)]
+
+
+def _exact_only(run: Run) -> Run:
+    """``run``, or :class:`_Unmerged` when it drew noise whose law is not an exact piecewise
+    exponential polynomial (such noise is left to the plain form)."""
+    if not all(isinstance(law, ExpPoly) for law in run.noise.laws):
+        raise _Unmerged()
+    return run
 
 
 def _same_node(first: list, second: list) -> bool:
