@@ -16,6 +16,17 @@ For each program and each m (answers in {0, 1, 2}, relation ``linf:1``, uniform 
 Both audits must give the same DP and Pufferfish levels (the script checks it); the ratio
 program / table is the price of computing the laws.  ``--levels`` prints the exact DP level of
 each program at each m beside its claimed budget (the README's table).
+
+``--merging 2 3 4 5 6 7`` (with ``--merging-names rnm1 …``, ``--plain-up-to M``) times instead
+the laws of the report-noisy-max programs, which declare their stepwise form
+(:mod:`pufferfish.models.programs.steps`), on all 3^m datasets, in this process:
+
+* **plain**: today's engine, one run per path (the same function without its declaration,
+  skipped above ``--plain-up-to``);
+* **merged**: the stepwise engine, paths merged by state and live noise;
+
+then audits each set of laws as a ``table`` mechanism and checks that the laws are the same
+Fractions and that both give the same DP and Pufferfish levels; the ratio is plain / merged.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import types
 from pathlib import Path
 
 from pufferfish.api import audit
@@ -30,6 +42,7 @@ from pufferfish.examples import example_path
 from pufferfish.models.files.pufferfish_file import parse_model
 from pufferfish.models.mechanisms import TableMechanism
 from pufferfish.models.numbers import epsilon_float
+from pufferfish.models.programs import load_program, program_distribution
 from pufferfish.verify.numerics.certified import compare_ratio, parse_budget
 
 NAMES = ["svt1", "svt3", "svt4", "svt5", "svt6", "rnm1", "rnm2", "rnm3", "rnm4"]
@@ -63,11 +76,63 @@ def timed_audits(name: str, m: int) -> tuple[float, float, str]:
     return program_seconds, table_seconds, first.dp[0].epsilon
 
 
+def timed_laws(name: str, m: int, plain: bool) -> tuple[float, float | None, float, str]:
+    """Seconds of the merged laws, of the plain laws (``None`` when not run), of the audit of
+    the merged laws as a table, and the DP level; the two sets of laws and levels must agree."""
+    data, _ = model_data(name, m)
+    spec = data["mechanisms"][name]["program"]
+    program = load_program(spec["file"], spec["function"], FOLDER)
+    function = getattr(program, "__wrapped__", program)
+    assert getattr(function, "stepwise", None) is not None, name
+    undeclared = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                                    function.__defaults__, function.__closure__)
+    datasets = list(parse_model(data, base=FOLDER).universe.datasets())
+    arguments = spec["arguments"]
+    started = time.perf_counter()
+    merged = {d: program_distribution(program, d, arguments) for d in datasets}
+    merged_seconds = time.perf_counter() - started
+    plain_seconds = None
+    if plain:
+        started = time.perf_counter()
+        laws = {d: program_distribution(undeclared, d, arguments) for d in datasets}
+        plain_seconds = time.perf_counter() - started
+        assert all(dict(laws[d].items()) == dict(merged[d].items()) for d in datasets), name
+    results = []
+    for rows in ([merged, laws] if plain else [merged]):
+        tabled = parse_model(data, base=FOLDER)
+        tabled.mechanisms[name] = TableMechanism(name, rows)
+        started = time.perf_counter()
+        results.append((audit(tabled).mechanisms[0], time.perf_counter() - started))
+    first = results[0][0]
+    for other, _ in results[1:]:
+        assert first.dp[0].max_ratio == other.dp[0].max_ratio, name
+        assert first.pufferfish.max_ratio == other.pufferfish.max_ratio, name
+    return merged_seconds, plain_seconds, results[0][1], first.dp[0].epsilon
+
+
+def merging(names: list[str], sizes: list[int], plain_up_to: int) -> None:
+    print(f"{'program':8} {'m':>2} {'datasets':>8} {'plain s':>9} {'merged s':>9} {'ratio':>6} "
+          f"{'audit s':>8}  DP level (linf:1, the same for both)")
+    for name in names:
+        for m in sizes:
+            merged, plain, audit_seconds, level = timed_laws(name, m, m <= plain_up_to)
+            plain_text = "-" if plain is None else f"{plain:.2f}"
+            ratio = "-" if plain is None else f"{plain / merged:.1f}"
+            print(f"{name:8} {m:>2} {3 ** m:>8} {plain_text:>9} {merged:9.2f} {ratio:>6} "
+                  f"{audit_seconds:8.2f}  {level}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[3, 5])
     parser.add_argument("--levels", type=int, nargs="*", default=[])
+    parser.add_argument("--merging", type=int, nargs="*", default=[])
+    parser.add_argument("--merging-names", nargs="+", default=["rnm1", "rnm2", "rnm3", "rnm4"])
+    parser.add_argument("--plain-up-to", type=int, default=6)
     args = parser.parse_args()
+    if args.merging:
+        merging(args.merging_names, args.merging, args.plain_up_to)
+        return
     print(f"{'program':8} {'m':>2} {'program s':>10} {'table s':>8} {'ratio':>6}  DP level (linf:1)")
     for name in NAMES:
         for m in args.sizes:

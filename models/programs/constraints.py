@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from pufferfish.models.programs.exp_poly import ExpPoly
 
-__all__ = ["NoiseConstraints", "CycleError", "trim_memo"]
+__all__ = ["NoiseConstraints", "CycleError", "trim_memo", "interned", "mixture", "STEP_MEMO"]
 
 Bound = int | None
 
@@ -86,9 +86,14 @@ class NoiseConstraints:
         self.edges: dict[tuple[int, int], tuple[Bound, Bound]] = {}  # (u, v): x_u − x_v ∈ [l, h]
         self._adjacent: list[list[tuple[int, Bound, Bound]]] = []    # x_other − x_self ∈ [l, h]
         self._component: list[int] = []
+        self._weighted: set[int] = set()  # variables whose law may not have total 1
 
-    def add_variable(self, law: ExpPoly, low: Bound, high: Bound) -> int:
-        """A fresh independent variable with ``law`` and support bounds; returns its index."""
+    def add_variable(self, law: ExpPoly, low: Bound, high: Bound, total_one: bool = True) -> int:
+        """A fresh independent variable with ``law`` and support bounds; returns its index.
+        ``total_one=False`` for a law that is a density of another total (a factor carried by a
+        stepwise program): its mass is then never taken to be 1."""
+        if not total_one:
+            self._weighted.add(len(self.laws))
         self.laws.append(law)
         self.lows.append(low)
         self.highs.append(high)
@@ -254,24 +259,36 @@ class NoiseConstraints:
         mass, belief = self._mass(variable)
         return belief.times(ExpPoly.constant(mass)) if mass != 1 else belief
 
-    def _mass(self, keep: int | None) -> tuple[Fraction, ExpPoly | None]:
-        """The mass of every tree but the one of ``keep``, and the belief of ``keep`` (the
-        message-passing sum with ``keep`` as root)."""
+    def factors(self, keep: list[int]) -> tuple[Fraction, list[ExpPoly]] | None:
+        """The mass of every tree holding none of ``keep``, and for each variable of ``keep``
+        the belief of its tree rooted at it (``x ↦ Pr[its tree's constraints hold and
+        x_variable = x]``, :func:`interned`), so that the mass of the constraints with the
+        ``keep`` values fixed is the product; ``None`` when two of ``keep`` share a tree (the
+        law of the kept values is then no product).  Cost: that of :meth:`probability`."""
+        if len({self._root(v) for v in keep}) < len(keep):
+            return None  # the components may over-approximate the trees: refusing is safe
+        neighbours = self._neighbours()
+        seen: set[int] = set()
+        beliefs = [_interned_belief(self._belief(v, None, neighbours, seen)) for v in keep]
+        return self._rest(neighbours, seen), beliefs
+
+    def _neighbours(self) -> dict[int, list[tuple[int, Bound, Bound]]]:
         neighbours: dict[int, list[tuple[int, Bound, Bound]]] = {}
         for (u, v), (low, high) in self.edges.items():
             # from the parent's side: x_child − x_parent ∈ [low, high]
             neighbours.setdefault(v, []).append((u, low, high))
             neighbours.setdefault(u, []).append(
                 (v, None if high is None else -high, None if low is None else -low))
+        return neighbours
+
+    def _rest(self, neighbours: dict, seen: set[int]) -> Fraction:
+        """The product of the masses of the trees no variable of ``seen`` is in."""
         total = Fraction(1)
-        seen: set[int] = set()
-        kept = None
-        if keep is not None:
-            kept = _BELIEFS[self._belief(keep, None, neighbours, seen)]
         for root in range(len(self.laws)):
             if root in seen:
                 continue
-            if root not in neighbours and self.lows[root] is None and self.highs[root] is None:
+            if (root not in neighbours and self.lows[root] is None and self.highs[root] is None
+                    and root not in self._weighted):
                 seen.add(root)
                 continue  # an unconstrained draw has mass 1
             key = self._belief(root, None, neighbours, seen)
@@ -281,7 +298,17 @@ class NoiseConstraints:
             total *= mass
             if not total:
                 break
-        return total, kept
+        return total
+
+    def _mass(self, keep: int | None) -> tuple[Fraction, ExpPoly | None]:
+        """The mass of every tree but the one of ``keep``, and the belief of ``keep`` (the
+        message-passing sum with ``keep`` as root)."""
+        neighbours = self._neighbours()
+        seen: set[int] = set()
+        kept = None
+        if keep is not None:
+            kept = _BELIEFS[self._belief(keep, None, neighbours, seen)]
+        return self._rest(neighbours, seen), kept
 
     def _belief(self, node: int, parent: int | None,
                 neighbours: dict[int, list[tuple[int, Bound, Bound]]], seen: set[int]) -> tuple:
@@ -309,13 +336,41 @@ class NoiseConstraints:
         return key
 
 
+def interned(law: ExpPoly) -> ExpPoly:
+    """The one object of the memo equal to ``law`` (same type, pieces and terms), so that laws
+    computed twice are one key of the memo.  Cost: linear in the size of ``law``."""
+    key = (type(law), tuple((low, high, tuple(sorted(terms.items())))
+                            for low, high, terms in law.pieces))
+    return _LAWS.setdefault(key, law)
+
+
+def _interned_belief(key: tuple) -> ExpPoly:
+    """The belief of ``key``, interned (memoised by its key)."""
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = interned(_BELIEFS[key])
+    return found
+
+
+def mixture(first: ExpPoly, p, second: ExpPoly, q) -> ExpPoly:
+    """``p·first + q·second`` (interned, memoised by the laws' identities and the weights)."""
+    key = (first, p, second, q)
+    found = _MIXTURES.get(key)
+    if found is None:
+        constant = type(first).constant
+        found = _MIXTURES[key] = interned(
+            first.times(constant(p)).minus(second.times(constant(-q))))
+    return found
+
+
 def trim_memo() -> None:
     """Empty the memo when it holds more than ``_MEMO_LIMIT`` beliefs.  Called between
     computations only (:func:`~pufferfish.models.programs.enumerate.program_distribution` at its
     start): a running computation reads back every entry it made, so it is never evicted in
     the middle of one."""
-    if len(_BELIEFS) > _MEMO_LIMIT:
+    if len(_BELIEFS) > _MEMO_LIMIT or len(STEP_MEMO) > _MEMO_LIMIT:
         _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
+        _LAWS.clear(), _INTERNED.clear(), _MIXTURES.clear(), STEP_MEMO.clear()
 
 
 _MEMO_LIMIT = 200_000
@@ -323,3 +378,10 @@ _BELIEFS: dict[tuple, ExpPoly] = {}
 """Beliefs by the structure of their subtree (laws by identity: one object per α)."""
 _MESSAGES: dict[tuple, ExpPoly] = {}
 _TOTALS: dict[tuple, Fraction] = {}
+_LAWS: dict[tuple, ExpPoly] = {}
+"""Laws of live noise values of stepwise programs, by structure (:func:`interned`)."""
+_INTERNED: dict[tuple, tuple] = {}
+_MIXTURES: dict[tuple, ExpPoly] = {}
+STEP_MEMO: dict[tuple, list] = {}
+"""What a step of a stepwise program does from a node, across datasets (its keys hold laws of
+this memo, so it is emptied with it)."""

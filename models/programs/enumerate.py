@@ -44,7 +44,13 @@ draws on one run, and more than ``max_runs`` runs.
 Cost: one run of the program per decision sequence with positive probability — for ``k``
 comparisons involving noise at most ``2^k`` runs, times the values enumerated for returned noisy
 numbers — plus, per run, the exact mass (one message per comparison between two noise values).
-Runs are not merged: a program whose branches rejoin still costs one run per path.
+Runs of a plain program are not merged: a program whose branches rejoin still costs one run
+per path.  A program that declares its stepwise form (:mod:`~pufferfish.models.programs.steps`:
+a fold over the dataset with a hashable state) is enumerated one step at a time instead, paths
+that reach the same state with the same live noise merged into one node (the soundness argument
+is in that module's docstring); report-noisy-max then costs ``O(m²)`` step runs per dataset
+instead of ``2^(m−1)`` runs of the program, and the steps of a prefix shared by several datasets
+are run once (a step sees only its entry of the dataset).
 
 The noise primitives and noisy values live in :mod:`~pufferfish.models.programs.noise`, the
 state of a run in :mod:`~pufferfish.models.programs.runs`.
@@ -61,17 +67,19 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.enclosures import Enclosure
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
-from pufferfish.models.programs.constraints import trim_memo
+from pufferfish.models.programs.constraints import STEP_MEMO, mixture, trim_memo
 from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, located,
                                                not_replayed, same_outputs, safe_text, too_deep,
                                                too_many_paths)
 from pufferfish.models.programs.exp_numbers import exact_number
+from pufferfish.models.programs.exp_poly import ExpPoly
 from pufferfish.models.programs.guards import HiddenRandomness, first_use, patched, refusing
 from pufferfish.models.programs.noise import (Noisy, discrete_laplace, exponential, geometric,
                                               laplace, one_sided_geometric, output_law)
 from pufferfish.models.programs.outputs import program_output
 from pufferfish.models.programs.runs import (CURRENT_RUN, Run, StepLimit, current_run,
                                              exact_parameter)
+from pufferfish.models.programs.steps import Stepwise, rebuilt_state, state_key
 from pufferfish.models.values import canonical_value, json_value
 
 __all__ = ["Noisy", "ProgramError", "EngineError", "program_distribution", "coin", "choice",
@@ -229,47 +237,279 @@ class _ReplayedRun(Run):
         return super().decide(count)
 
 
-def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source: str | None,
-           limits: tuple[int, int, int], progress) -> dict[object, Fraction]:
-    """The law of the program by replay of its decision sequences, breadth first (module
-    docstring of :mod:`~pufferfish.models.programs.checks`)."""
+class _Count:
+    """The runs done and the mass explored by one computation (against ``max_runs``)."""
+
+    def __init__(self) -> None:
+        self.runs, self.explored, self.first = 0, Fraction(0), True
+
+
+def _replay(call: Callable, setup: Callable, same: Callable, where: str, source: str | None,
+            limits: tuple[int, int, int], count: _Count, found: Callable, progress) -> None:
+    """Run ``call(run)`` once per decision sequence, breadth first (module docstring of
+    :mod:`~pufferfish.models.programs.checks`), each run prepared by ``setup(run)`` and its
+    result handed to ``found(run, result)``; the first run of the computation is run twice and
+    its results compared by ``same``."""
     max_steps, max_runs, max_depth = limits
-    probabilities: dict[object, Fraction] = {}
     pending: deque[tuple[list[int], list]] = deque([([], [])])
-    runs, explored, first = 0, Fraction(0), None
     while pending:
         prefix, expected = pending.popleft()  # breadth first: the count of paths grows fast
-        runs += 1
-        if runs + len(pending) > max_runs:
-            raise ProgramError(too_many_paths(where, runs + len(pending), max_runs, explored))
+        count.runs += 1
+        if count.runs + len(pending) > max_runs:
+            raise ProgramError(too_many_paths(where, count.runs + len(pending), max_runs,
+                                              count.explored))
         run = _ReplayedRun(prefix, max_steps, expected, max_depth)
+        setup(run)
         try:
-            outputs = _execute(program, plain, arguments, run, where, source)
-            if first is None:  # the first path twice: a program with hidden state differs here
-                first = again = _ReplayedRun(prefix, max_steps, run.trace, max_depth)
-                repeated = _execute(program, plain, arguments, again, where, source)
-                if again.trace != run.trace or not same_outputs(repeated, outputs):
+            result = _execute(call, run, where, source)
+            if count.first:  # the first path twice: a program with hidden state differs here
+                count.first = False
+                again = _ReplayedRun(prefix, max_steps, run.trace, max_depth)
+                setup(again)
+                repeated = _execute(call, again, where, source)
+                if again.trace != run.trace or not same(repeated, result):
                     raise ProgramError(f"{where} is not deterministic: the same random choices "
                                        f"gave another output{located(source, again.line)}; "
                                        f"{NOT_DETERMINISTIC}")
         except _TooDeep:
-            raise ProgramError(too_deep(where, max_depth, located(source, run.line), runs - 1,
-                                        explored)) from None
+            raise ProgramError(too_deep(where, max_depth, located(source, run.line),
+                                        count.runs - 1, count.explored)) from None
         for position in range(len(prefix), len(run.taken)):
             for alternative in range(1, run.options[position]):
                 pending.append((run.taken[:position] + [alternative], run.trace))
-        for output, p in outputs:
-            if not p:
-                continue
-            try:
-                key = program_output(output)
-            except ValueError as error:
-                raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
+        found(run, result)
+        if progress is not None and not count.runs % 256:
+            progress(count.runs, count.explored)
+
+
+def _paths(program: Callable, plain: tuple, arguments: dict, where: str, source: str | None,
+           limits: tuple[int, int, int], progress) -> dict[object, Fraction]:
+    """The law of the program by replay of its decision sequences (module docstring of
+    :mod:`~pufferfish.models.programs.checks`), one step at a time for a program that declares
+    its stepwise form (:mod:`~pufferfish.models.programs.steps`)."""
+    declared = getattr(program, "stepwise", None)
+    if type(declared) is tuple and len(declared) == 3 and all(map(callable, declared)):
+        declared = Stepwise(*declared)  # the declaration by a file that imports nothing more
+    if isinstance(declared, Stepwise):
+        merged = _stepwise_paths(declared, plain, arguments, where, source, limits, progress)
+        if merged is not None:
+            return merged
+    probabilities: dict[object, Fraction] = {}
+    count = _Count()
+
+    def found(run: _ReplayedRun, outputs: list) -> None:
+        for key, p in _keyed(outputs, where, source, run):
             probabilities[key] = probabilities.get(key, Fraction(0)) + p
-            explored += p
-        if progress is not None and not runs % 256:
-            progress(runs, explored)
+            count.explored += p
+
+    _replay(lambda run: _finished(program(plain, **arguments), run), _no_setup, same_outputs,
+            where, source, limits, count, found, progress)
     return probabilities
+
+
+def _no_setup(run: Run) -> None:
+    pass
+
+
+def _finished(output: object, run: Run) -> list[tuple[object, Fraction]]:
+    return output_law(output, run) if run.weight else []
+
+
+def _keyed(outputs: list, where: str, source: str | None, run: Run) -> list:
+    """The outputs of positive probability as ``(key, p)`` with their JSON keys."""
+    keyed = []
+    for output, p in outputs:
+        if not p:
+            continue
+        try:
+            keyed.append((program_output(output), p))
+        except ValueError as error:
+            raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
+    return keyed
+
+
+class _Unmerged(Exception):
+    """A state of a stepwise program whose live noise values share a tree of comparisons (its
+    law is no product of one factor per value), or noise whose law is not exact: the plain form
+    is run instead."""
+
+
+def _stepwise_paths(declared: Stepwise, plain: tuple, arguments: dict, where: str,
+                    source: str | None, limits: tuple[int, int, int],
+                    progress) -> dict[object, Fraction] | None:
+    """The law of a stepwise program, its paths merged after each step by state and live noise
+    (:mod:`~pufferfish.models.programs.steps`); ``None`` when a state's live values share a
+    tree of comparisons (the caller then runs the plain form).
+
+    A node is ``[key, factors, weight, kinds]``: the state's
+    :func:`~pufferfish.models.programs.steps.state_key`, one ``(law, low, high)`` per live
+    variable (the law zero outside ``[low, high]``), the weight (finite draws times the mass
+    summed out) and the kinds of noise drawn.  The phases replay ``start`` on the dataset, then
+    ``step`` at each index with that entry, then ``finish``, from every node, its live
+    variables re-created with their laws and bounds; the first run of each phase is run twice.
+    Nodes that agree on everything but the last factor are merged (:func:`_merged_into`).
+
+    A step and ``finish`` see only the node's state, the index, the entry and the arguments,
+    so what they do from a node is memoised across datasets (the children of a node of weight
+    1, scaled by the node's weight: exact products), keyed by the functions, the arguments, the
+    limits, the index and entry, and the node; datasets that share a prefix share its phases.
+    Cost: per phase, the decision sequences of one step from each node not met before."""
+    count = _Count()
+    prefix = _memo_key((declared.step, declared.finish, limits[0], limits[2]),
+                       tuple(sorted(arguments.items())))
+    nodes: list[list] = [[("NoneType", None), [], Fraction(1), frozenset()]]
+    try:
+        nodes = _phase(nodes, lambda state: declared.start(plain, **arguments), None, where,
+                       source, limits, count, progress)
+        for i, value in enumerate(plain):
+            nodes = _phase(nodes, lambda state, i=i, value=value: declared.step(
+                state, i, value, **arguments), prefix and _memo_key(prefix + (i,), value),
+                where, source, limits, count, progress)
+    except _Unmerged:
+        return None
+    probabilities: dict[object, Fraction] = {}
+    count.first = True
+    outputs_of = []
+    try:
+        for node in nodes:
+            outputs_of.append(_memoised(prefix and (prefix, "finish"), node, lambda unit, found:
+                _replay_node(unit, lambda state, run: _finished(
+                    declared.finish(state, **arguments), _exact_only(run)), same_outputs,
+                    lambda run, outputs: found.extend(_keyed(outputs, where, source, run)),
+                    where, source, limits, count, progress)))
+    except _Unmerged:
+        return None
+    for node, outputs in zip(nodes, outputs_of):
+        for key, p in outputs:
+            p = exact_number(node[2] * p)
+            probabilities[key] = probabilities.get(key, Fraction(0)) + p
+            count.explored += p
+    return probabilities
+
+
+def _memo_key(prefix: tuple, value: object) -> tuple | None:
+    """``prefix`` and the key of ``value`` (:func:`~pufferfish.models.programs.steps.state_key`
+    of plain values), or ``None`` (nothing memoised) for a value outside that grammar."""
+    try:
+        return prefix + (state_key(value, None, []),)
+    except TypeError:
+        return None
+
+
+def _memoised(memo: tuple | None, node: list, compute: Callable) -> list:
+    """What ``compute(unit, found)`` appends to ``found`` from the node ``unit``: ``node`` at
+    weight 1, memoised under ``memo`` and the node (``None``: not memoised)."""
+    full = None if memo is None else (memo, node[0], tuple(node[1]), node[3])
+    found = None if full is None else STEP_MEMO.get(full)
+    if found is None:
+        found = []
+        compute([node[0], node[1], Fraction(1), node[3]], found)
+        if full is not None:
+            STEP_MEMO[full] = found
+    return found
+
+
+def _phase(nodes: list[list], phase: Callable, memo: tuple | None, where: str,
+           source: str | None, limits: tuple[int, int, int], count: _Count,
+           progress) -> list[list]:
+    """The nodes after one phase (:func:`_stepwise_paths`)."""
+    merged: dict[tuple, list[list]] = {}
+    count.first = True
+    for node in nodes:
+        children = _memoised(memo, node, lambda unit, found: _replay_node(
+            unit, lambda state, run: _next_node(phase(state), run, where, source), _same_node,
+            lambda run, child: found.append(child), where, source, limits, count, progress))
+        for key, factors, weight, kinds in children:
+            _merged_into(merged, [key, factors, exact_number(node[2] * weight), kinds])
+    return [node for group in merged.values() for node in group]
+
+
+def _replay_node(node: list, call: Callable, same: Callable, found: Callable, where: str,
+                 source: str | None, limits: tuple[int, int, int], count: _Count,
+                 progress) -> None:
+    """Every decision sequence of ``call(state, run)`` from ``node`` (:func:`_stepwise_paths`),
+    each result handed to ``found(run, result)``."""
+    key, factors, weight, kinds = node
+    variables: list[int] = []
+
+    def setup(run: Run) -> None:
+        run.weight = weight
+        run.noise_kinds = set(kinds)
+        variables[:] = [run.noise.add_variable(law, low, high, total_one=False)
+                        for law, low, high in factors]
+
+    _replay(lambda run: call(rebuilt_state(key, run, variables), run), setup, same, where,
+            source, limits, count, found, progress)
+
+
+def _next_node(state: object, run: Run, where: str, source: str | None) -> list:
+    """The node a run of a step reaches: its state's key, the live variables' laws (their
+    trees summed out towards them) and bounds, the weight times the mass of the trees without
+    a live variable; :class:`_Unmerged` when two live variables share a tree."""
+    live: list[int] = []
+    try:
+        key = state_key(state, run, live)
+    except TypeError as error:
+        raise ProgramError(f"{where}: {error}{located(source, run.line)}") from None
+    split = _exact_only(run).noise.factors(live) if run.weight else (Fraction(0), [])
+    if split is None:
+        raise _Unmerged()
+    weight, beliefs = split
+    weight *= run.weight
+    factors = []
+    if weight:
+        for variable, law in zip(live, beliefs):
+            if not law.pieces:  # the density is 0: so is the node
+                return [key, [], Fraction(0), frozenset()]
+            factors.append((law, run.noise.lows[variable], run.noise.highs[variable]))
+    return [key, factors, exact_number(weight), frozenset(run.noise_kinds)]
+
+
+def _exact_only(run: Run) -> Run:
+    """``run``, or :class:`_Unmerged` when it drew noise whose law is not an exact piecewise
+    exponential polynomial (such noise is left to the plain form)."""
+    if not all(isinstance(law, ExpPoly) for law in run.noise.laws):
+        raise _Unmerged()
+    return run
+
+
+def _same_node(first: list, second: list) -> bool:
+    """Whether two runs of one decision sequence reached the same node (the laws compared by
+    their bounds)."""
+    return (first[0] == second[0] and first[2] == second[2] and first[3] == second[3]
+            and [f[1:] for f in first[1]] == [f[1:] for f in second[1]])
+
+
+def _merged_into(merged: dict[tuple, list], node: list) -> None:
+    """Add ``node`` to the nodes of the next phase: a node with the same key, kinds and laws of
+    every live variable but the last, and a last law whose interval meets or adjoins the new
+    one's, becomes their merge: its last law is ``w₁g₁ + w₂g₂`` on the union of the intervals
+    and its weight 1 (the density ``w₁·Πf·g₁ + w₂·Πf·g₂``).  Each law is positive on its whole
+    interval (bound consistency on a forest), so the union must be an interval for the merged
+    one to be, and the engine still branches only on outcomes of positive probability.  A node
+    of weight 0 is dropped."""
+    key, factors, weight, kinds = node
+    if not weight:
+        return
+    group = merged.setdefault(
+        (key, kinds, tuple((id(law), low, high) for law, low, high in factors[:-1])), [])
+    for old in group:
+        if not factors:
+            old[2] = exact_number(old[2] + weight)
+            return
+        (first, low, high), (second, other_low, other_high) = old[1][-1], factors[-1]
+        step = 0 if first.continuous else 1
+        if ((high is not None and other_low is not None and other_low > high + step) or
+                (other_high is not None and low is not None and low > other_high + step)):
+            continue  # a gap between the intervals: kept apart
+        law = mixture(first, old[2], second, weight)
+        old[1] = old[1][:-1] + [(law, None if low is None or other_low is None
+                                 else min(low, other_low),
+                                 None if high is None or other_high is None
+                                 else max(high, other_high))]
+        old[2] = Fraction(1)
+        return
+    group.append(node)
 
 
 def program_distribution(program: Callable, dataset: Sequence[object],
@@ -329,8 +569,9 @@ def _source_file(program: Callable) -> str | None:
     return code.co_filename if code is not None else None
 
 
-def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedRun, where: str,
-             source: str | None) -> list[tuple[object, Fraction]]:
+def _execute(call: Callable, run: _ReplayedRun, where: str, source: str | None) -> object:
+    """``call(run)`` with the run current, the program's lines counted and the sources of
+    randomness refused; the program's failures become located :class:`ProgramError`\\ s."""
     token = CURRENT_RUN.set(run)
     previous_trace = sys.gettrace()
 
@@ -349,11 +590,11 @@ def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedR
         sys.settrace(trace_calls)
     try:
         with refusing(source):
-            output = program(dataset, **arguments)
+            result = call(run)
             hidden = first_use()
             if hidden is not None:  # refused, but the program caught the refusal
                 raise hidden
-            return output_law(output, run) if run.weight else []
+            return result
     except StepLimit:
         raise ProgramError(f"{where}: more than {run.max_steps:,} steps (lines, draws and "
                            f"comparisons) on one run{error_line(source)}; does a loop never "
@@ -362,7 +603,7 @@ def _execute(program: Callable, dataset: tuple, arguments: dict, run: _ReplayedR
         raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
     except _Replayed as replayed:
         raise ProgramError(not_replayed(where, source, *replayed.args)) from None
-    except (ProgramError, _TooDeep):
+    except (ProgramError, _TooDeep, _Unmerged):
         raise
     except KeyboardInterrupt as error:
         if not _PROGRAM_OWNS_INTERRUPTS:
