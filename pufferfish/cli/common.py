@@ -259,12 +259,16 @@ def output_folder(text: str) -> str:
 
 # --- options ---------------------------------------------------------------------------------
 
-def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str = False,
+MAX_DATASETS_HELP = "refuse to enumerate more datasets than this"
+"""The one meaning of ``--max-datasets`` on every command that has it (a refusal limit);
+``audit``'s block size is ``--block-datasets`` (:func:`add_block_option`)."""
+
+
+def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = False,
                        outputs: bool = False) -> None:
     """``--json``, ``--output``, ``--quiet``, ``--debug`` on every command, and the enumeration
-    limits only where they apply (``datasets``: the command enumerates a model's datasets — a
-    string is the limit's help when it means more than the default; ``outputs``: it enumerates
-    mechanism outputs)."""
+    limits only where they apply (``datasets``: the command enumerates a model's datasets and
+    refuses more than ``--max-datasets``; ``outputs``: it enumerates mechanism outputs)."""
     from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
     from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
@@ -278,9 +282,7 @@ def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str 
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     if datasets:
         parser.add_argument("--max-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
-                            help=(datasets if isinstance(datasets, str) else
-                                  "refuse to enumerate more datasets than this")
-                                 + f" (default {DEFAULT_MAX_DATASETS:,})")
+                            help=f"{MAX_DATASETS_HELP} (default {DEFAULT_MAX_DATASETS:,})")
     if outputs:
         parser.add_argument("--max-outputs", type=positive_int, default=DEFAULT_MAX_OUTPUTS,
                             help=f"refuse mechanisms with more outputs "
@@ -515,6 +517,32 @@ MECHANISM_HELP = "a mechanism of the model, by name (repeatable)"
 """The start of every ``--mechanism`` help: one option, one meaning, on every command."""
 
 
+class _OldBlockSpelling(argparse.Action):
+    """``audit --max-datasets N``: the old spelling of ``--block-datasets N`` (a block size
+    there, a refusal limit on every other command), still read, with a note on stderr."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print("note: audit --max-datasets N is deprecated: in an audit it is the block size, "
+              "now spelled --block-datasets N (elsewhere --max-datasets refuses to enumerate "
+              "more datasets than N)", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_block_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--block-datasets N``: the most datasets one task of the command holds at once (``what``
+    says which blocks), read into ``args.max_datasets`` as before; the old spelling
+    ``--max-datasets N`` is still read (hidden, with a deprecation note) because a block size
+    is not the refusal limit ``--max-datasets`` names on every other command."""
+    from pufferfish.models.universe import DEFAULT_MAX_DATASETS
+
+    parser.add_argument("--block-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
+                        dest="max_datasets", metavar="N",
+                        help=f"the most datasets one task holds at once: {what} (default "
+                             f"{DEFAULT_MAX_DATASETS:,})")
+    parser.add_argument("--max-datasets", type=positive_int, dest="max_datasets",
+                        action=_OldBlockSpelling, help=argparse.SUPPRESS)
+
+
 class _OldNamesSpelling(argparse.Action):
     """``--mechanisms A,B`` (and ``region --joint A,B``): the old spellings of
     ``--mechanism A --mechanism B``, still read, with a note on stderr."""
@@ -554,7 +582,7 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
            "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
            "model_file", "model_help", "input_folder", "output_file", "output_folder",
-           "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
+           "add_common_options", "add_block_option", "MAX_DATASETS_HELP", "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
