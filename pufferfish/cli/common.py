@@ -424,17 +424,28 @@ def epsilon_help(what: str, forms: str = EPSILON_FORMS) -> str:
     return f"{what}; accepted forms: {forms}"
 
 
-def parse_epsilon(text: str, option: str = "--epsilon"):
+def parse_epsilon(text: str, option: str = "--epsilon", forms: str = EPSILON_FORMS):
     """The budget given to ``option``
     (:func:`~pufferfish.verify.numerics.certified.parse_budget`); an unreadable one is a usage
-    error that lists the accepted forms."""
+    error that lists the accepted ``forms`` — the ones the option's help lists
+    (:func:`epsilon_help`), so a command that refuses ``inf`` never suggests it.
+
+    >>> try:
+    ...     parse_epsilon("abc", "--epsilon", FINITE_EPSILON_FORMS)
+    ... except UsageError as error:
+    ...     "inf" in str(error)
+    False
+    """
     from pufferfish.models.errors import ModelError
     from pufferfish.verify.numerics.certified import parse_budget
 
     try:
         return parse_budget(text, option)
     except ModelError as error:
-        raise UsageError(f"{error} (accepted forms: {EPSILON_FORMS})") from None
+        # the reader's own hint ("write 0.5, ... or inf") lists every form: keep it only when
+        # the command accepts every form
+        reason = str(error) if forms == EPSILON_FORMS else str(error).split("; write ")[0]
+        raise UsageError(f"{reason} (accepted forms: {forms})") from None
 
 
 def prepare_folder(args: argparse.Namespace) -> Path:
@@ -582,7 +593,8 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
            "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
            "model_file", "model_help", "input_folder", "output_file", "output_folder",
-           "add_common_options", "add_block_option", "MAX_DATASETS_HELP", "add_out_folder", "budget_text", "epsilon_help",
+           "add_common_options", "add_block_option", "MAX_DATASETS_HELP",
+           "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",

@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.numbers import exact
     from pufferfish.verify.structured.least_noise import least_noise, search_budget
 
-    budget = search_budget(parse_epsilon(args.epsilon), "--epsilon")
+    budget = search_budget(parse_epsilon(args.epsilon, "--epsilon", FINITE_EPSILON_FORMS),
+                           "--epsilon")
     tolerance = exact(args.tolerance, "--tolerance")
     if not 0 < tolerance < 1:
         raise ModelError(f"the tolerance must be in (0, 1), got {args.tolerance}", "--tolerance")
