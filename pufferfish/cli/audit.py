@@ -20,8 +20,8 @@ import time
 
 from pufferfish.cli.common import add_mechanism_option
 from pufferfish.cli.common import model_file, model_help
-from pufferfish.cli.common import (UsageError, add_block_option, add_common_options,
-                                   add_execution_options,
+from pufferfish.cli.block_option import add_block_option
+from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
                                    execution_engine, load_pufferfish_model, note,
                                    output_file, parse_epsilon, positive_int, relation_status,

@@ -260,8 +260,7 @@ def output_folder(text: str) -> str:
 # --- options ---------------------------------------------------------------------------------
 
 MAX_DATASETS_HELP = "refuse to enumerate more datasets than this"
-"""The one meaning of ``--max-datasets`` on every command that has it (a refusal limit);
-``audit``'s block size is ``--block-datasets`` (:func:`add_block_option`)."""
+"""The one meaning of ``--max-datasets`` (``audit``'s block size is ``--block-datasets``)."""
 
 
 def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = False,
@@ -428,22 +427,14 @@ def parse_epsilon(text: str, option: str = "--epsilon", forms: str = EPSILON_FOR
     """The budget given to ``option``
     (:func:`~pufferfish.verify.numerics.certified.parse_budget`); an unreadable one is a usage
     error that lists the accepted ``forms`` — the ones the option's help lists
-    (:func:`epsilon_help`), so a command that refuses ``inf`` never suggests it.
-
-    >>> try:
-    ...     parse_epsilon("abc", "--epsilon", FINITE_EPSILON_FORMS)
-    ... except UsageError as error:
-    ...     "inf" in str(error)
-    False
-    """
+    (:func:`epsilon_help`), so a command that refuses ``inf`` never suggests it."""
     from pufferfish.models.errors import ModelError
     from pufferfish.verify.numerics.certified import parse_budget
 
     try:
         return parse_budget(text, option)
     except ModelError as error:
-        # the reader's own hint ("write 0.5, ... or inf") lists every form: keep it only when
-        # the command accepts every form
+        # the reader's hint ("write 0.5, ... or inf") lists every form: kept only if all are
         reason = str(error) if forms == EPSILON_FORMS else str(error).split("; write ")[0]
         raise UsageError(f"{reason} (accepted forms: {forms})") from None
 
@@ -528,32 +519,6 @@ MECHANISM_HELP = "a mechanism of the model, by name (repeatable)"
 """The start of every ``--mechanism`` help: one option, one meaning, on every command."""
 
 
-class _OldBlockSpelling(argparse.Action):
-    """``audit --max-datasets N``: the old spelling of ``--block-datasets N`` (a block size
-    there, a refusal limit on every other command), still read, with a note on stderr."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print("note: audit --max-datasets N is deprecated: in an audit it is the block size, "
-              "now spelled --block-datasets N (elsewhere --max-datasets refuses to enumerate "
-              "more datasets than N)", file=sys.stderr)
-        setattr(namespace, self.dest, values)
-
-
-def add_block_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--block-datasets N``: the most datasets one task of the command holds at once (``what``
-    says which blocks), read into ``args.max_datasets`` as before; the old spelling
-    ``--max-datasets N`` is still read (hidden, with a deprecation note) because a block size
-    is not the refusal limit ``--max-datasets`` names on every other command."""
-    from pufferfish.models.universe import DEFAULT_MAX_DATASETS
-
-    parser.add_argument("--block-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
-                        dest="max_datasets", metavar="N",
-                        help=f"the most datasets one task holds at once: {what} (default "
-                             f"{DEFAULT_MAX_DATASETS:,})")
-    parser.add_argument("--max-datasets", type=positive_int, dest="max_datasets",
-                        action=_OldBlockSpelling, help=argparse.SUPPRESS)
-
-
 class _OldNamesSpelling(argparse.Action):
     """``--mechanisms A,B`` (and ``region --joint A,B``): the old spellings of
     ``--mechanism A --mechanism B``, still read, with a note on stderr."""
@@ -593,8 +558,7 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
            "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
            "model_file", "model_help", "input_folder", "output_file", "output_folder",
-           "add_common_options", "add_block_option", "MAX_DATASETS_HELP",
-           "add_out_folder", "budget_text", "epsilon_help",
+           "add_common_options", "MAX_DATASETS_HELP", "add_out_folder", "budget_text", "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",
