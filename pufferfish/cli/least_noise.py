@@ -107,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
         raise ModelError(f"the tolerance must be in (0, 1), got {args.tolerance}", "--tolerance")
     mechanism = single_mechanism(args, "least-noise reads one mechanism's query")
     if mechanism is not None:
-        given = [flag for flag, value in (("--query", args.query), ("--attributes", args.attributes),
-                                          ("--value", args.value), ("--min", args.low),
-                                          ("--max", args.high)) if value is not None]
+        flags = (("--query", args.query), ("--attributes", args.attributes),
+                 ("--value", args.value), ("--min", args.low), ("--max", args.high))
+        given = [flag for flag, value in flags if value is not None]
         if given:
             raise UsageError(f"--mechanism {mechanism} gives the query, its attributes, the "
                              f"counted value and the clamp; leave out {', '.join(given)}")

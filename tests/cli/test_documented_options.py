@@ -86,8 +86,8 @@ def test_every_documented_option_exists(path):
 
 def test_the_check_finds_a_missing_option(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("Run `influence --plot FILE` or `mqm MODEL [--quilts Q]`\n\n```\n$ pufferfish audit x.json "
-                    "--max-data 3\n$ pufferfish audit x.json --block-datasets 3\n```\n"
+    page.write_text("Run `influence --plot FILE` or `mqm MODEL [--quilts Q]`\n\n```\n"
+                    "$ pufferfish audit x.json --max-data 3\n$ pufferfish audit x.json --block-datasets 3\n```\n"
                     "(`audit --max-datasets` is its old spelling)\n", encoding="utf-8")
     found = [line.split(": ", 1)[1] for line in unknown_options(page, tmp_path)]
     assert found == ["influence --plot", "mqm --quilts", "audit --max-data"]

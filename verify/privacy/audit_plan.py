@@ -3,15 +3,15 @@ an estimate of the memory it needs.
 
 An audit (:func:`pufferfish.verify.privacy.audit.audit_model`) never holds a whole prior's support:
 each prior is cut into blocks (:func:`~pufferfish.verify.privacy.blocks.block_plan`) and per-entry
-DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`).  So the limit a
+DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`). So the limit a
 user sets with ``pufferfish audit --block-datasets`` applies to **one block** — the most datasets
-one task holds at once — and the size of the whole universe is not refused by a count but *stated*: the plan says
-how many datasets and blocks there are and estimates the memory of the run; only a run whose
-estimate exceeds the memory this process may use is refused before it starts.  The time is not
-guessed from a formula: when the universe is larger than one block, the audit first runs the
+one task holds at once — and the size of the whole universe is not refused by a count but *stated*:
+the plan says how many datasets and blocks there are and estimates the memory of the run; only a
+run whose estimate exceeds the memory this process may use is refused before it starts. The time is
+not guessed from a formula: when the universe is larger than one block, the audit first runs the
 first block of each prior and the first DP row block (as one map, their results kept) and states
-their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``);
-the progress line then states the time left as blocks finish.
+their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``); the
+progress line then states the time left as blocks finish.
 
 Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets in
 the largest DP task (a block or a column slice, :func:`~pufferfish.verify.privacy.dp_blocks.dp_split`)

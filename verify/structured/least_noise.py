@@ -237,8 +237,8 @@ class MechanismNoise(Explained):
                                                                                    "undecided")
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "alpha": None if self.alpha is None else fraction_str(self.alpha),
-                "min": self.low, "max": self.high, "verdict": self.verdict,
+        alpha = None if self.alpha is None else fraction_str(self.alpha)
+        return {"name": self.name, "alpha": alpha, "min": self.low, "max": self.high, "verdict": self.verdict,
                 "level": self.level.to_dict()}
 
     def explain(self) -> str:
