@@ -55,7 +55,7 @@ def timed(function):
 
 
 def audit(attributes: int, engine):
-    """The audit with the default ``--max-datasets`` (it bounds a block, not the universe); the
+    """The audit with the default ``--block-datasets`` (it bounds a block, not the universe); the
     plan it announces (with its time estimate) is printed with the time taken."""
     model = parse_model(model_dict(attributes))
     plans = []

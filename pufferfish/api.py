@@ -578,14 +578,17 @@ def nfc_region(model, epsilon: BudgetSource, *, mechanisms: Sequence[str] | None
 def least_noise(model: ModelSource, epsilon: BudgetSource, query: str = "sum", *,
                 attributes: Sequence[str] | None = None, value: object = 1,
                 low: int | None = None, high: int | None = None, noise: str = "both",
-                tolerance: Fraction | str = Fraction(1, 1000), ends_only: bool = False):
+                tolerance: Fraction | str = Fraction(1, 1000), ends_only: bool = False,
+                mechanism: str | None = None):
     """The least noise that makes ``query`` (``"sum"`` or ``"count"`` of ``value``, over
     ``attributes``, default all) ε-Pufferfish private against the model's priors and secret
     pairs (:func:`pufferfish.verify.structured.least_noise.least_noise`): two-sided geometric
-    noise clamped to ``[low, high]`` (default the query's range; exact brackets
-    ``α_fail < α_ok``) and Laplace noise (certified brackets ``b_fail < b_ok``).  The priors must
-    have a factored form (chains, product priors, Bayesian networks).  ``result.laplace.least``
-    says that the least scale is proved to lie in ``(b_fail, b_ok]``.
+    noise clamped to ``[low, high]`` (default the query's range; certified brackets
+    ``α_fail < α_ok`` whose ends' levels are exact) and Laplace noise (certified brackets
+    ``b_fail < b_ok``).  ``mechanism``: read the query, attributes, value and clamp from that
+    mechanism of the model instead.  The priors must have a factored form (chains, product
+    priors, Bayesian networks).  ``result.laplace.least`` says that the least scale is proved to
+    lie in ``(b_fail, b_ok]``; ``result.laplace.advice()`` says what to use (``use b >= b_ok``).
 
     >>> result = least_noise("quickstart.json", "1", tolerance="1/100")
     >>> result.laplace.least, result.geometric.least
@@ -596,7 +599,8 @@ def least_noise(model: ModelSource, epsilon: BudgetSource, query: str = "sum", *
     from pufferfish.verify.structured.least_noise import least_noise as search
 
     return search(load(model), budget(epsilon), query, attributes=attributes, value=value,
-                  low=low, high=high, noise=noise, tolerance=tolerance, ends_only=ends_only)
+                  low=low, high=high, noise=noise, tolerance=tolerance, ends_only=ends_only,
+                  mechanism=mechanism)
 
 
 def mqm_price(*, lengths: Sequence[int] = (100, 1000, 10_000),

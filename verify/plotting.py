@@ -5,9 +5,10 @@ when given a path.  In a notebook the returned figure is shown (as a PNG image, 
 was never imported: :func:`new_figure`); on the command line it is saved.
 
 The plotting functions: :func:`pufferfish.verify.symbolic.plot.plot_region` (``region --out``),
-:func:`pufferfish.verify.design.figure.plot_loss_curves` (``design --compare``), and in
-:mod:`pufferfish.proofs_check`: ``paper_000.figures.plot_curves``, ``plot_influence_curve``
-(``influence --plot``), ``plot_figure_2a`` and ``plot_figure_2b`` (``influence-figures``),
+:func:`pufferfish.verify.design.figure.plot_loss_curves` (``design --compare``),
+:func:`pufferfish.verify.influence.plot.plot_influence_curve` (``influence --out``), and in
+:mod:`pufferfish.proofs_check`: ``paper_000.figures.plot_curves``,
+``plot_figure_2a`` and ``plot_figure_2b`` (``influence-figures``),
 ``paper_002.figures.plot_figure_1``, ``plot_figure_3`` and ``plot_figure_4``
 (``mqm-figures``), ``paper_000.topk.experiment.plot_topk`` (``experiment topk``).
 

@@ -8,7 +8,9 @@ Example 6.1, (b) truncated Gaussian priors of Example 6.2 with ``ℓ ∈ {0.5, 1
 ``δ = 0.1``. The chain curves are exact (:mod:`pufferfish.verify.influence.chains`, plotted at the
 certified midpoint of ``log r``); the Gaussian curves are numerical
 (:mod:`pufferfish.verify.influence.gaussian`) and say so in the title.  Infinite values (``b = 0``)
-are not drawn.
+are not drawn in these figures of several curves; the plot of one curve,
+:func:`pufferfish.verify.influence.plot.plot_influence_curve` (importable from here too, its
+former home), marks them at the top of the axes.
 
 >>> figure = plot_figure_2a(length=6, max_b=3, chains=FIGURE_2A_CHAINS[:2])
 >>> [line.get_label() for line in figure.axes[0].get_lines()]
@@ -29,6 +31,7 @@ from pufferfish.models.priors import MarkovPrior
 from pufferfish.models.secrets import entry_pairs
 from pufferfish.models.universe import Universe
 from pufferfish.verify.execution import Engine, InProcessEngine
+from pufferfish.verify.influence.plot import plot_influence_curve  # noqa: F401  (its old home)
 from pufferfish.verify.numerics.intervals import log_enclosure
 
 FIGURE_2A_CHAINS: tuple[tuple[Fraction, Fraction], ...] = (
@@ -92,22 +95,6 @@ def plot_curves(series: Sequence[tuple[str, Sequence[int], Sequence[float]]],
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     return finish(fig, path, tight=True)
-
-
-def plot_influence_curve(curve, path: str | None = None, title: str = "a(b)-influence curve"):
-    """Plot one :class:`pufferfish.verify.influence.curves.InfluenceCurve` (exact values at
-    their midpoints); written to ``path`` when one is given; returns the figure.
-
-    >>> from pufferfish.examples import example_path
-    >>> from pufferfish.models.files.pufferfish_file import load_model
-    >>> from pufferfish.verify.influence.curves import influence_curve
-    >>> curve = influence_curve(load_model(example_path("influence_table.json")), max_b=2)
-    >>> plot_influence_curve(curve).axes[0].get_title()
-    'a(b)-influence curve'
-    """
-    bs = [p.b for p in curve.points]
-    values = [math.inf if p.max_ratio == INFINITY else _mid(p.max_ratio) for p in curve.points]
-    return plot_curves([("a(b)", bs, values)], path, title)
 
 
 def figure_2a_curve(p: Fraction, q: Fraction, length: int, max_b: int):

@@ -20,6 +20,7 @@ import time
 
 from pufferfish.cli.common import add_mechanism_option
 from pufferfish.cli.common import model_file, model_help
+from pufferfish.cli.block_option import add_block_option
 from pufferfish.cli.common import (UsageError, add_common_options, add_execution_options,
                                    add_parameter_options, budget_text, emit, epsilon_help,
                                    execution_engine, load_pufferfish_model, note,
@@ -59,12 +60,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--symbolic", action="store_true",
                         help="parametric models: each level as a closed-form (piecewise, for one "
                              "free parameter) expression in the parameters")
-    add_common_options(parser, outputs=True, datasets=(
-        "the most datasets one task holds: a block of a prior, or a block or column slice of "
-        "the universe (the whole universe for explicit universes, records, --group and the "
-        "--neighbours relations linf, l1 and add_remove); the "
-        "universe's size is not limited: its memory and time are estimated first, and it is "
-        "refused only beyond this machine's memory"))
+    add_common_options(parser, outputs=True)
+    add_block_option(parser, (
+        "a block of a prior, or a block or column slice of the universe (the whole universe "
+        "for explicit universes, records, --group and the --neighbours relations linf, l1 and "
+        "add_remove); the universe's size is not limited: its memory and time are estimated "
+        "first, and it is refused only beyond this machine's memory"))
     parser.add_argument("--max-pairs", type=positive_int, default=DEFAULT_MAX_PAIRS,
                         help=f"refuse a neighbour relation other than entry, record and group "
                              f"with more ordered pairs of datasets to compare "
@@ -79,9 +80,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pufferfish.models.errors import TooLargeError
+
+    try:
+        return run_symbolic(args) if args.symbolic else run_exact(args)
+    except TooLargeError as error:  # a refusal at the limit of one block names audit's spelling
+        if "--max-datasets" not in error.reason:
+            raise
+        raise TooLargeError(error.reason.replace("--max-datasets", "--block-datasets"),
+                            error.path) from None
+
+
+def run_exact(args: argparse.Namespace) -> int:
     from pufferfish.verify.report import Progress
-    if args.symbolic:
-        return run_symbolic(args)
     from pufferfish.models.neighbours import parse_neighbours
     from pufferfish.verify.privacy.audit import audit_model, selected_mechanisms
 

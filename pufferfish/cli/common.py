@@ -259,12 +259,15 @@ def output_folder(text: str) -> str:
 
 # --- options ---------------------------------------------------------------------------------
 
-def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str = False,
+MAX_DATASETS_HELP = "refuse to enumerate more datasets than this"
+"""The one meaning of ``--max-datasets`` (``audit``'s block size is ``--block-datasets``)."""
+
+
+def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool = False,
                        outputs: bool = False) -> None:
     """``--json``, ``--output``, ``--quiet``, ``--debug`` on every command, and the enumeration
-    limits only where they apply (``datasets``: the command enumerates a model's datasets — a
-    string is the limit's help when it means more than the default; ``outputs``: it enumerates
-    mechanism outputs)."""
+    limits only where they apply (``datasets``: the command enumerates a model's datasets and
+    refuses more than ``--max-datasets``; ``outputs``: it enumerates mechanism outputs)."""
     from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
     from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 
@@ -278,9 +281,7 @@ def add_common_options(parser: argparse.ArgumentParser, *, datasets: bool | str 
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     if datasets:
         parser.add_argument("--max-datasets", type=positive_int, default=DEFAULT_MAX_DATASETS,
-                            help=(datasets if isinstance(datasets, str) else
-                                  "refuse to enumerate more datasets than this")
-                                 + f" (default {DEFAULT_MAX_DATASETS:,})")
+                            help=f"{MAX_DATASETS_HELP} (default {DEFAULT_MAX_DATASETS:,})")
     if outputs:
         parser.add_argument("--max-outputs", type=positive_int, default=DEFAULT_MAX_OUTPUTS,
                             help=f"refuse mechanisms with more outputs "
@@ -422,17 +423,20 @@ def epsilon_help(what: str, forms: str = EPSILON_FORMS) -> str:
     return f"{what}; accepted forms: {forms}"
 
 
-def parse_epsilon(text: str, option: str = "--epsilon"):
+def parse_epsilon(text: str, option: str = "--epsilon", forms: str = EPSILON_FORMS):
     """The budget given to ``option``
     (:func:`~pufferfish.verify.numerics.certified.parse_budget`); an unreadable one is a usage
-    error that lists the accepted forms."""
+    error that lists the accepted ``forms`` — the ones the option's help lists
+    (:func:`epsilon_help`), so a command that refuses ``inf`` never suggests it."""
     from pufferfish.models.errors import ModelError
     from pufferfish.verify.numerics.certified import parse_budget
 
     try:
         return parse_budget(text, option)
     except ModelError as error:
-        raise UsageError(f"{error} (accepted forms: {EPSILON_FORMS})") from None
+        # the reader's hint ("write 0.5, ... or inf") lists every form: kept only if all are
+        reason = str(error) if forms == EPSILON_FORMS else str(error).split("; write ")[0]
+        raise UsageError(f"{reason} (accepted forms: {forms})") from None
 
 
 def prepare_folder(args: argparse.Namespace) -> Path:
@@ -554,7 +558,8 @@ __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_BAD_INPUT", "EXIT_UNDECIDED", "EXIT
            "EPSILON_FORMS", "FINITE_EPSILON_FORMS", "RATIONAL_EPSILON_FORMS", "RATIONAL_FORMS",
            "UsageError", "CommandParser", "positive_int", "nonnegative_int", "input_file",
            "model_file", "model_help", "input_folder", "output_file", "output_folder",
-           "add_common_options", "add_out_folder", "budget_text", "epsilon_help",
+           "add_common_options", "MAX_DATASETS_HELP", "add_out_folder", "budget_text",
+           "epsilon_help",
            "parse_epsilon",
            "check_scheduler_option", "refuse_execution_options",
            "prepare_folder", "apply_quiet", "note", "wrote", "output_document", "emit", "verdict",

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.dcp_file import load_dcp_model
     from pufferfish.verify.dcp.report import dcp_design_report
 
-    budget = parse_epsilon(args.target_epsilon, "--target-epsilon")
+    budget = parse_epsilon(args.target_epsilon, "--target-epsilon", FINITE_EPSILON_FORMS)
     delta = unit_rational(args.target_delta, "--target-delta")
     names = args.mechanism
     report = dcp_design_report(load_dcp_model(args.model), names, budget, delta,

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     curve_target = folder / CURVE_FILE if folder else args.save_curve
     plot_target = folder / PLOT_FILE if folder else args.plot
     if plot_target:
-        from pufferfish.proofs_check.paper_000.figures import plot_influence_curve
+        from pufferfish.verify.influence.plot import plot_influence_curve
 
         plot_influence_curve(curve, str(plot_target),
                              f"a(b)-influence curve of {Path(args.model).name}")

@@ -126,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(debug, f"{error.strerror or error}{where}")
         except MemoryError:
             return _fail(debug, "the run ran out of memory (MemoryError); lower --max-datasets "
-                                "or --max-outputs where the command has them, use a smaller "
+                                "(audit: --block-datasets) or --max-outputs where the command "
+                                "has them, use a smaller "
                                 "model, or give the process more memory; rerun with --debug "
                                 "for the traceback", EXIT_INTERNAL_ERROR)
         except Exception as error:  # a failure of the toolkit: never read as a verdict

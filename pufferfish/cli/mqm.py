@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.quilts.chain_search import mqm_chain_approx, mqm_chain_exact
     from pufferfish.verify.quilts.scores import as_budget
 
-    budget = as_budget(parse_epsilon(args.epsilon))
+    budget = as_budget(parse_epsilon(args.epsilon, "--epsilon", FINITE_EPSILON_FORMS))
     parameters = chain_parameters(args)
     if args.nodes is not None and args.method != "exact":
         raise UsageError("--nodes applies to --method exact only")

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         lengths = _lengths(args.lengths)
         epsilons = tuple(x.strip() for x in args.epsilons.split(","))
         for e in epsilons:
-            as_budget(parse_epsilon(e, "--epsilons"))
+            as_budget(parse_epsilon(e, "--epsilons", FINITE_EPSILON_FORMS), "--epsilons")
         check_figure4_size(args.repetitions, [args.length, *lengths])
     folder = prepare_folder(args)
     paths = []

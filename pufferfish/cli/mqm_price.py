@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     lengths = _integers(args.lengths, "--lengths")
     epsilons = _list(args.epsilons)
     for e in epsilons:
-        search_budget(parse_epsilon(e, "--epsilons"), "--epsilons")
+        search_budget(parse_epsilon(e, "--epsilons", FINITE_EPSILON_FORMS), "--epsilons")
     lows = _list(args.lows)
     for low in lows:
         family_low(low, "--lows")

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.files.multiuser_file import load_multiuser_model
     from pufferfish.verify.multiuser.report import multiuser_report
 
-    budget = parse_epsilon(args.epsilon)
+    budget = parse_epsilon(args.epsilon, "--epsilon", RATIONAL_EPSILON_FORMS)
     model = load_multiuser_model(args.model)
     progress = Progress(11, "calibrators")
     try:

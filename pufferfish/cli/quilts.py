@@ -137,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.verify.quilts.scores import as_budget
 
     family = load_quilt_family(args)
-    budget = as_budget(parse_epsilon(args.epsilon)) if args.epsilon is not None else None
+    budget = (as_budget(parse_epsilon(args.epsilon, "--epsilon", FINITE_EPSILON_FORMS))
+              if args.epsilon is not None else None)
     if isinstance(family, BayesNetFamily):
         node = network_node(args.node, family, "--node")
     else:

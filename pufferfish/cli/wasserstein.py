@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.models.numbers import exact
     from pufferfish.verify.transport.report import wasserstein_report
 
-    budget = parse_epsilon(args.epsilon)
+    budget = parse_epsilon(args.epsilon, "--epsilon", RATIONAL_EPSILON_FORMS)
     delta = exact(args.delta, "--delta") if args.delta is not None else None
     model = load_pufferfish_model(args)
     report = wasserstein_report(model, args.query, budget, delta, max_datasets=args.max_datasets,

@@ -138,8 +138,8 @@ CASES = {
     # flags
     "unknown command": lambda t: ["no-such-command"],
     "unknown option": lambda t: ["audit", CHAIN, "--colour"],
-    "--max-datasets 0": lambda t: ["audit", CHAIN, "--max-datasets", "0"],
-    "--max-datasets huge": lambda t: ["audit", CHAIN, "--max-datasets", FIVE_THOUSAND_DIGITS],
+    "--block-datasets 0": lambda t: ["audit", CHAIN, "--block-datasets", "0"],
+    "--block-datasets huge": lambda t: ["audit", CHAIN, "--block-datasets", FIVE_THOUSAND_DIGITS],
     "audit --group 0": lambda t: ["audit", CHAIN, "--group", "0"],
     "composes --runs 0": lambda t: ["composes", str(example_path("hidden_coin.json")),
                                     "--epsilon", "0", "--runs", "0"],

@@ -15,7 +15,8 @@ from pufferfish.cli.common import (EPSILON_FORMS, FINITE_EPSILON_FORMS, RATIONAL
                                    nonnegative_int, output_file, output_folder, positive_int)
 from pufferfish.cli.main import COMMANDS, build_parser, main
 
-ENUMERATE_DATASETS = {"audit", "approximate-dp", "epsilon-range", "composes", "postprocess",
+BLOCKS_OF_DATASETS = {"audit"}
+ENUMERATE_DATASETS = {"approximate-dp", "epsilon-range", "composes", "postprocess",
                       "influence", "quilts", "mqm", "wasserstein", "design", "region"}
 ENUMERATE_OUTPUTS = {"audit", "approximate-dp", "epsilon-range", "composes", "postprocess",
                      "region"}
@@ -63,7 +64,9 @@ def test_common_options(name):
 @pytest.mark.parametrize("name", sorted(LEAVES))
 def test_enumeration_limits_only_where_they_apply(name):
     options = _options(LEAVES[name])
-    assert ("--max-datasets" in options) == (name in ENUMERATE_DATASETS), name
+    visible = {flag for flag, action in options.items() if _visible(action)}
+    assert ("--max-datasets" in visible) == (name in ENUMERATE_DATASETS), name
+    assert ("--block-datasets" in visible) == (name in BLOCKS_OF_DATASETS), name
     assert ("--max-outputs" in options) == (name in ENUMERATE_OUTPUTS), name
 
 

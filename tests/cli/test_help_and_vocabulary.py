@@ -1,12 +1,13 @@
 """Every subcommand's ``--help`` has a description and examples that parse; one option name has
 one meaning across the command line (the same type, arity, action, metavar and destination on
 every subcommand, and the same help for the options every command shares); the old spellings
-(``--mechanisms A,B``, ``region --joint A,B``, ``design --neighbours group-K``) are still read,
-with a note."""
+(``--mechanisms A,B``, ``region --joint A,B``, ``design --neighbours group-K``, ``audit
+--max-datasets N`` for ``--block-datasets N``) are still read, with a note."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 from collections import defaultdict
 
@@ -18,9 +19,10 @@ from pufferfish.cli.main import COMMANDS, build_parser, main
 
 PARSER = build_parser()
 SHARED_HELP = ("--json", "--output", "--quiet", "--debug", "--workers", "--scheduler",
-               "--max-outputs", "--set", "--out")
+               "--max-outputs", "--max-datasets", "--set", "--out")
 """Options whose help is the same text wherever they appear (``--out`` up to its folder's
-contents)."""
+contents): one name, one meaning — ``--max-datasets`` is a refusal limit on every command that
+shows it, never a block size (``audit --block-datasets``)."""
 
 
 def _leaves(parser: argparse.ArgumentParser, prefix: str = ""):
@@ -84,7 +86,7 @@ def test_one_option_name_has_one_type_arity_action_and_destination():
 def test_shared_options_have_one_help(flag):
     helps = {action.help.split(";")[0] if flag == "--out" else action.help
              for parser in LEAVES.values() for action in parser._actions
-             if flag in action.option_strings}
+             if flag in action.option_strings and action.help is not argparse.SUPPRESS}
     if flag == "--out":
         helps = {text.split(" for ")[0] for text in helps}
     assert len(helps) == 1, helps
@@ -116,6 +118,30 @@ def test_old_spellings_are_read_with_a_note(argv, capsys):
     err = capsys.readouterr().err
     assert "deprecated" in err or "old spelling" in err, err
     assert new == argv
+
+
+def test_a_limit_and_a_block_size_have_different_names():
+    """Every visible ``--max-datasets`` refuses (its help says so); a help that speaks of the
+    datasets one task holds belongs to ``--block-datasets`` only."""
+    for name, parser in LEAVES.items():
+        for action in parser._actions:
+            if action.help is argparse.SUPPRESS or not action.option_strings:
+                continue
+            if "--max-datasets" in action.option_strings:
+                assert action.help.startswith("refuse to enumerate more datasets"), name
+            if "one task holds" in action.help:
+                assert action.option_strings == ["--block-datasets"], (name, action.help)
+
+
+def test_the_old_block_spelling_is_read_with_a_note(capsys):
+    old = PARSER.parse_args(["audit", "quickstart.json", "--max-datasets", "64"])
+    err = capsys.readouterr().err
+    new = PARSER.parse_args(["audit", "quickstart.json", "--block-datasets", "64"])
+    assert old.max_datasets == new.max_datasets == 64
+    assert "deprecated" in err and "--block-datasets" in err
+    assert main(["audit", "quickstart.json", "--max-datasets", "64", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["command"] == "audit" and "deprecated" in err
 
 
 def test_the_old_and_new_spellings_name_the_same_mechanisms():

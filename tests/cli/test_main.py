@@ -96,7 +96,7 @@ def test_usage_errors_exit_2(capsys):
     assert run(capsys, "audit")[0] == 2
     assert run(capsys, "no-such-command")[0] == 2
     assert run(capsys, "audit", str(QUICKSTART), "--epsilon", "-1")[0] == 2
-    assert run(capsys, "audit", str(QUICKSTART), "--max-datasets", "zero")[0] == 2
+    assert run(capsys, "audit", str(QUICKSTART), "--block-datasets", "zero")[0] == 2
 
 
 def test_too_large_universe_is_refused_with_its_size(capsys, tmp_path):

@@ -272,7 +272,7 @@ def test_auditing_asia_from_the_command_line_equals_auditing_its_table(tmp_path,
     assert level["max_ratio"] == "5566158686/334555053"
     assert level["witness"]["pair"] == "lung=yes <-> lung=no"
     # cut into blocks by the first attributes (16 datasets a block at most): the same audit
-    blocked = audit_json(network_model, capsys, "--max-datasets", "16")
+    blocked = audit_json(network_model, capsys, "--block-datasets", "16")
     blocked.pop("method")
     assert blocked == by_network
 

@@ -11,8 +11,8 @@ import pytest
 from matplotlib.figure import Figure
 
 import pufferfish
-from pufferfish.proofs_check.paper_000.figures import (FIGURE_2A_CHAINS, plot_figure_2a,
-                                                       plot_influence_curve)
+from pufferfish.proofs_check.paper_000.figures import FIGURE_2A_CHAINS, plot_figure_2a
+from pufferfish.verify.influence.plot import plot_influence_curve
 from pufferfish.proofs_check.paper_002.figures import plot_figure_3
 from pufferfish.verify.design.figure import loss_curves, plot_loss_curves
 from pufferfish.verify.influence.curves import influence_curve

@@ -3,15 +3,15 @@ an estimate of the memory it needs.
 
 An audit (:func:`pufferfish.verify.privacy.audit.audit_model`) never holds a whole prior's support:
 each prior is cut into blocks (:func:`~pufferfish.verify.privacy.blocks.block_plan`) and per-entry
-DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`).  So the limit a
-user sets with ``--max-datasets`` applies to **one block** — the most datasets one task holds at
-once — and the size of the whole universe is not refused by a count but *stated*: the plan says
-how many datasets and blocks there are and estimates the memory of the run; only a run whose
-estimate exceeds the memory this process may use is refused before it starts.  The time is not
-guessed from a formula: when the universe is larger than one block, the audit first runs the
+DP runs over blocks of the universe (:mod:`pufferfish.verify.privacy.dp_blocks`). So the limit a
+user sets with ``pufferfish audit --block-datasets`` applies to **one block** — the most datasets
+one task holds at once — and the size of the whole universe is not refused by a count but *stated*:
+the plan says how many datasets and blocks there are and estimates the memory of the run; only a
+run whose estimate exceeds the memory this process may use is refused before it starts. The time is
+not guessed from a formula: when the universe is larger than one block, the audit first runs the
 first block of each prior and the first DP row block (as one map, their results kept) and states
-their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``);
-the progress line then states the time left as blocks finish.
+their times multiplied by the number of such blocks over the workers (``AuditPlan.seconds``); the
+progress line then states the time left as blocks finish.
 
 Memory model (bytes; ``N`` datasets of a product universe, ``M`` mechanisms, ``B`` datasets in
 the largest DP task (a block or a column slice, :func:`~pufferfish.verify.privacy.dp_blocks.dp_split`)
@@ -34,7 +34,7 @@ machine's physical memory and the limits set on the process (``ulimit -v`` / ``p
 a cgroup's limit: :func:`pufferfish.verify.execution.process_memory_limit`).
 
 Explicit universes and the record and group relations scan pairs one by one; their block is the
-whole universe, so ``--max-datasets`` bounds the universe for them.
+whole universe, so ``--block-datasets`` bounds the universe for them.
 
 >>> from pufferfish.examples import example_path
 >>> from pufferfish.models.files.pufferfish_file import load_model
@@ -129,8 +129,12 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
     mechanisms = len(model.mechanisms)
     whole_scan = (group or universe.explicit is not None
                   or any(len(record) > 1 for record in universe.records))
-    if whole_scan:
-        universe.require_enumerable(max_datasets)
+    if whole_scan and universe.size > max_datasets:
+        raise TooLargeError(
+            f"the universe has {size_text(universe.size)} datasets, more than the limit of "
+            f"{size_text(max_datasets)} per block, and this audit reads it as one block (an "
+            f"explicit universe, records, group DP or a scanned relation); raise the limit with "
+            f"--block-datasets", "datasets")
     keys = 8 * universe.size * mechanisms
     # the memory that does not depend on the blocks is checked before any block is listed
     _require_memory(universe.size, BASE_BYTES + keys)
@@ -143,7 +147,7 @@ def plan_audit(model: PufferfishModel, workers: int = 1,
                 f"a block of prior {name!r} may give positive probability to {bound:,} "
                 f"datasets, more than the limit of {max_datasets:,} per block; the prior cannot "
                 f"be cut finer (only product, chain and uniform priors are split by their first "
-                f"attributes); raise the limit with --max-datasets", f"priors.{name}")
+                f"attributes); raise the limit with --block-datasets", f"priors.{name}")
         prior_block = max(prior_block, bound)
     neighbours = sum(len(domain) - 1 for domain in universe.domains)
     if universe.explicit is None:
@@ -179,8 +183,8 @@ def _require_memory(datasets: int, needed: int, pairs: int = 0) -> None:
     raise TooLargeError(
         f"auditing {size_text(datasets)} datasets needs about {_size(needed)} of memory in this "
         f"process (one int64 per dataset and mechanism for per-entry DP, and one task's "
-        f"arrays{task}), more than {where} {_size(available)}; --max-datasets bounds one block, "
-        f"not this", "datasets")
+        f"arrays{task}), more than {where} {_size(available)}; --block-datasets bounds one "
+        f"block, not this", "datasets")
 
 
 def _size(count: int) -> str:

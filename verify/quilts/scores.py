@@ -43,14 +43,15 @@ SCORE_BITS = 96
 _MAX_SCORE_BITS = 4096
 
 
-def as_budget(epsilon: Budget | str | int | Fraction) -> Budget:
-    """A finite, positive budget ε (``"1"``, ``"1/2"``, ``"log(3)"``)."""
-    budget = epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon)
+def as_budget(epsilon: Budget | str | int | Fraction, where: str = "--epsilon") -> Budget:
+    """A finite, positive budget ε (``"1"``, ``"1/2"``, ``"log(3)"``); a refusal is located at
+    ``where``."""
+    budget = epsilon if isinstance(epsilon, Budget) else parse_budget(epsilon, where)
     if budget.infinite:
-        raise ModelError("the Markov Quilt Mechanism needs a finite ε", "--epsilon")
+        raise ModelError("the Markov Quilt Mechanism needs a finite ε", where)
     if (budget.epsilon is not None and budget.epsilon <= 0) or (budget.ratio is not None
                                                                 and budget.ratio <= 1):
-        raise ModelError("the Markov Quilt Mechanism needs ε > 0", "--epsilon")
+        raise ModelError("the Markov Quilt Mechanism needs ε > 0", where)
     return budget
 
 

@@ -29,6 +29,16 @@ The same threshold governs both noises: at an integer output the Laplace density
 law at ``α = e^{−1/b}`` up to a common factor, so with the default clamp the least Laplace scale
 is ``b* = −1/log α*`` for the least geometric ``α*`` (the two brackets overlap; a test checks it).
 
+**What to use.**  Each bracket ends in one plain sentence (:meth:`LeastNoise.advice`): ``use
+α >= α_ok`` (and ``use b >= b_ok``) when every larger noise is proved private too — the level at
+``α_ok`` is *exactly* at most ε and at ``α_fail`` exactly above it; for Laplace noise both are
+*certified* (an interval enclosure decides them); the least noise itself, generally irrational,
+is only known to lie in the certified bracket ``(fail, ok]``.  With a clamp narrower than the
+range the sentence is ``use α = α_ok`` and says that a larger α is not proved private.
+:func:`least_noise` with ``mechanism=NAME`` reads the query, its attributes, the counted value
+and the clamp from that mechanism of the model, and also states whether the mechanism's own α is
+private (:class:`MechanismNoise`, an exact level).
+
 **The search** works in ``u = log b``.  Floats only choose where to look: the level behaves like
 ``K/b``, so from each evaluation ``b·level/ε`` estimates the threshold, and then a secant step on
 ``(log b, log level)`` between the two ends of the bracket; each probe lands just beyond the
@@ -141,13 +151,53 @@ class LeastNoise(Explained):
     probes: tuple[Probe, ...]
     seconds: float
     notes: tuple[str, ...] = field(default=())
+    monotone: bool = False
+
+    @property
+    def use_at_least(self) -> Fraction | None:
+        """The noise to use at least: ``ok`` when every larger noise is private too (the level
+        is proved non-increasing: Laplace noise, or a clamp containing the query's range), else
+        ``None``."""
+        if self.ok is None or not self.monotone or self.lower_bound_only:
+            return None
+        return self.ok.parameter
+
+    def advice(self) -> str:
+        """What to use, said plainly, and how it is known: ``use α >= α_ok`` (the level at
+        ``α_ok`` exactly, or for Laplace noise certifiedly, at most ε), or why no such
+        sentence holds."""
+        name = "α" if self.noise == "geometric" else "b"
+        proof = "exactly" if self.noise == "geometric" else "certified"
+        ok = None if self.ok is None else fraction_str(self.ok.parameter)
+        fail = None if self.fail is None else fraction_str(self.fail.parameter)
+        if self.lower_bound_only:
+            return ("no noise is proved private by ends-only levels" if fail is None else
+                    f"use {name} > {fail} at least: the level at {name} = {fail} is {proof} "
+                    f"above ε (ends-only levels prove no {name} private)")
+        if ok is None:
+            return ("nothing to protect: no secret pair has positive probability" if fail is None
+                    else f"no {name} was proved ε-private (the notes say why)")
+        if fail is None:
+            return (f"use any {name} >= 0: the query alone is within ε ({name} = 0 is no noise)"
+                    if self.use_at_least is not None else
+                    f"{name} = 0 (no noise) is ε-private; a larger {name} is not proved private "
+                    f"(the clamp is narrower than the query's range)")
+        bracket = (f"the level at {name} = {ok} is {proof} at most ε, at {name} = {fail} {proof} "
+                   f"above it")
+        if self.use_at_least is None:
+            return (f"use {name} = {ok}: {bracket}; a larger {name} is not proved private (the "
+                    f"clamp is narrower than the query's range)")
+        return f"use {name} >= {ok} ({bracket})"
 
     def to_dict(self) -> dict:
+        at_least = self.use_at_least
         return {"noise": self.noise, "epsilon": self.budget.text,
                 "ok": None if self.ok is None else self.ok.to_dict(),
                 "fail": None if self.fail is None else self.fail.to_dict(),
                 "scale": {"lower": self.scale[0], "upper": self.scale[1], "certified": True},
                 "least": self.least, "lower_bound_only": self.lower_bound_only,
+                "use_at_least": None if at_least is None else fraction_str(at_least),
+                "advice": self.advice(),
                 "evaluations": len(self.probes), "seconds": round(self.seconds, 3),
                 "notes": list(self.notes)}
 
@@ -156,48 +206,122 @@ class LeastNoise(Explained):
         ok = "none" if self.ok is None else fraction_str(self.ok.parameter)
         fail = "none" if self.fail is None else fraction_str(self.fail.parameter)
         low, high = (("?" if x is None else f"{x:.6g}") for x in self.scale)
-        claim = ("the least private scale is in (fail, ok]" if self.least else
+        claim = ("a certified bracket: the least private scale is in (fail, ok]" if self.least else
                  "ok is private, fail is not" if not self.lower_bound_only else
                  "the least private scale is at least fail (ends-only levels)")
         upper = (f"{name}_ok = {ok}" if not self.lower_bound_only else
                  f"the two ends are within ε from {ok}")
         lines = [f"{self.noise} noise, ε = {self.budget.text}: {name}_fail = {fail}, {upper}; "
-                 f"scale b ∈ [{low}, {high}] ({claim})"]
+                 f"scale b ∈ [{low}, {high}] ({claim})", f"  {self.advice()}"]
         return "\n".join(lines + list(self.notes))
+
+
+@dataclass(frozen=True, repr=False)
+class MechanismNoise(Explained):
+    """The mechanism of the model whose query the search read (``least_noise(...,
+    mechanism=NAME)``): its geometric noise (``alpha`` ``None``: it adds none), clamp, and the
+    level of that noise (of the query alone without noise) against ``budget``."""
+
+    name: str
+    alpha: Fraction | None
+    low: int | None
+    high: int | None
+    level: NoiseLevel
+    budget: Budget
+
+    @property
+    def verdict(self) -> str:
+        """``private``, ``not private`` or ``undecided`` (an ends-only lower bound within ε)."""
+        relation = self.level.relation(self.budget)
+        return {"below": "private", "tight": "private", "above": "not private"}.get(relation,
+                                                                                   "undecided")
+
+    def to_dict(self) -> dict:
+        alpha = None if self.alpha is None else fraction_str(self.alpha)
+        return {"name": self.name, "alpha": alpha, "min": self.low, "max": self.high, "verdict": self.verdict,
+                "level": self.level.to_dict()}
+
+    def explain(self) -> str:
+        how = "exact level" if self.level.exact else "a lower bound on the level"
+        if self.alpha is None:
+            return (f"mechanism {self.name} adds no noise: the query alone is {self.verdict} at "
+                    f"ε = {self.budget.text} ({how})")
+        return (f"mechanism {self.name}: geometric noise α = {fraction_str(self.alpha)} on "
+                f"[{self.low}, {self.high}] is {self.verdict} at ε = {self.budget.text} ({how})")
 
 
 @dataclass(frozen=True, repr=False)
 class LeastNoiseReport(Explained):
     """The least geometric noise and the least Laplace scale of one query on one model (either
-    may be ``None`` when not asked for), with the pairs the model's priors leave unconstrained."""
+    may be ``None`` when not asked for), with the pairs the model's priors leave unconstrained
+    and, when the query was read from a mechanism of the model, that mechanism's own noise."""
 
     query: str
     geometric: LeastNoise | None
     laplace: LeastNoise | None
     skipped: tuple[tuple[str, str, str], ...] = ()
+    mechanism: MechanismNoise | None = None
 
     def to_dict(self) -> dict:
         return {"query": self.query,
+                "mechanism": None if self.mechanism is None else self.mechanism.to_dict(),
                 "geometric": None if self.geometric is None else self.geometric.to_dict(),
                 "laplace": None if self.laplace is None else self.laplace.to_dict(),
                 "skipped": [{"pair": p, "prior": q, "reason": r} for p, q, r in self.skipped]}
 
     def explain(self) -> str:
-        parts = [r.explain() for r in (self.geometric, self.laplace) if r is not None]
+        parts = [r.explain() for r in (self.mechanism, self.geometric, self.laplace)
+                 if r is not None]
         return f"least noise of {self.query}:\n" + "\n".join("  " + line for part in parts
                                                          for line in part.splitlines())
+
+
+def mechanism_query(model, name: str) -> tuple:
+    """``(query, noise)`` of the model's mechanism ``name``: a sum or a count
+    (:class:`~pufferfish.models.mechanisms.Query`) with geometric noise
+    (:class:`~pufferfish.models.mechanisms.GeometricNoise`) or without (``None``); any other
+    mechanism is a :class:`ModelError` at ``mechanisms.NAME``.
+
+    >>> from pufferfish.api import load
+    >>> query, noise = mechanism_query(load("quickstart.json"), "sum")
+    >>> query.kind, noise.alpha, (noise.low, noise.high)
+    ('sum', Fraction(1, 2), (0, 3))
+    """
+    from pufferfish.models.mechanisms import QueryMechanism
+
+    if name not in model.mechanisms:
+        raise ModelError(f"no mechanism {name!r}; the model's are "
+                         f"{', '.join(model.mechanisms) or 'none'}", "--mechanism")
+    mechanism = model.mechanisms[name]
+    if not isinstance(mechanism, QueryMechanism) or mechanism.query.kind not in ("sum", "count"):
+        raise ModelError("the least noise is searched for a sum or a count query with geometric "
+                         "noise (or none); this mechanism is not one", f"mechanisms.{name}")
+    return mechanism.query, mechanism.noise
 
 
 def least_noise(model, epsilon: Budget | str, query="sum", *, attributes=None, value: object = 1,
                 low: int | None = None, high: int | None = None, noise: str = "both",
                 tolerance: Fraction | str = Fraction(1, 1000),
-                ends_only: bool = False) -> LeastNoiseReport:
+                ends_only: bool = False, mechanism: str | None = None) -> LeastNoiseReport:
     """Both searches on one :class:`NoiseLevels` of ``query`` (``"sum"``, ``"count"`` or a
     :class:`~pufferfish.models.mechanisms.Query`; ``attributes``, ``value``: what it reads and
-    counts) on ``model``; ``noise``: ``"geometric"``, ``"laplace"`` or ``"both"``."""
+    counts) on ``model``; ``noise``: ``"geometric"``, ``"laplace"`` or ``"both"``.
+    ``mechanism``: the name of a mechanism of the model (:func:`mechanism_query`) whose query,
+    attributes, counted value and clamp are read instead (``query`` and the rest left at their
+    defaults); the report then also gives the exact level of that mechanism's own noise
+    (:class:`MechanismNoise`).  Cost: one :class:`NoiseLevels` build and the searches (module
+    docstring), plus one evaluation for the mechanism's own noise."""
     if noise not in ("geometric", "laplace", "both"):
         raise ModelError(f"unknown noise {noise!r}; use geometric, laplace or both", "noise")
     epsilon = search_budget(epsilon, zero=True)
+    own = None
+    if mechanism is not None:
+        if (query, attributes, value, low, high) != ("sum", None, 1, None, None):
+            raise ModelError("the mechanism gives the query, its attributes, the counted value "
+                             "and the clamp: leave them out", "mechanism")
+        query, own = mechanism_query(model, mechanism)
+        if own is not None:
+            low, high = own.low, own.high
     levels = NoiseLevels(model, query, attributes=attributes, value=value, low=low, high=high,
                          ends_only=ends_only)
     name = levels.query.kind if isinstance(query, str) else getattr(query, "kind", str(query))
@@ -207,7 +331,12 @@ def least_noise(model, epsilon: Budget | str, query="sum", *, attributes=None, v
                  if noise in ("geometric", "both") else None)
     laplace = (least_laplace_scale(levels, epsilon, tolerance=tolerance)
                if noise in ("laplace", "both") else None)
-    return LeastNoiseReport(name, geometric, laplace, tuple(levels.skipped))
+    described = None
+    if mechanism is not None:
+        described = MechanismNoise(mechanism, None if own is None else own.alpha, low, high,
+                                   levels.noiseless() if own is None
+                                   else levels.geometric(own.alpha), epsilon)
+    return LeastNoiseReport(name, geometric, laplace, tuple(levels.skipped), described)
 
 
 def least_geometric_noise(levels: NoiseLevels, epsilon: Budget | str, *,
@@ -367,7 +496,8 @@ def _search(noise: str, levels: NoiseLevels, budget: Budget, evaluate, choose, s
         return LeastNoise(noise, budget, None if ok is None else ok.level,
                           None if fail is None else fail.level, (low, high),
                           least and not levels.ends_only and monotone, levels.ends_only,
-                          tuple(probes), time.perf_counter() - start, tuple(notes))
+                          tuple(probes), time.perf_counter() - start, tuple(notes),
+                          monotone and not levels.ends_only)
 
     if levels.vacuous:
         notes.append("no secret pair has positive probability under any prior: nothing to protect")
@@ -443,6 +573,7 @@ def _estimate(default: float, probes: list[Probe], ok: Probe | None, fail: Probe
     return default
 
 
-__all__ = ["LeastNoise", "LeastNoiseReport", "Probe", "least_noise", "least_geometric_noise",
+__all__ = ["LeastNoise", "LeastNoiseReport", "MechanismNoise", "Probe", "least_noise",
+           "mechanism_query", "least_geometric_noise",
            "least_laplace_scale",
            "geometric_scale", "simplest_between", "search_budget", "MAX_BITS", "SEARCH_BUDGETS"]

@@ -1,4 +1,4 @@
-"""``--max-datasets`` bounds one block of an audit, not the universe
+"""``audit --block-datasets`` bounds one block of an audit, not the universe
 (:mod:`pufferfish.verify.privacy.audit_plan`): a universe larger than the limit is audited in
 blocks below it with the same result; a block that cannot be cut below the limit, a scan of the
 whole universe above it, and a run whose memory estimate exceeds the machine are refused before
@@ -81,7 +81,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_the_command_states_the_plan_of_a_split_audit(capsys, tmp_path, monkeypatch):
     path = tmp_path / "model.json"
     path.write_text(json.dumps(product_model(16)), encoding="utf-8")
-    code, out, err = run(capsys, "audit", str(path), "--max-datasets", "5000", "--json",
+    code, out, err = run(capsys, "audit", str(path), "--block-datasets", "5000", "--json",
                           "--method", "enumeration")
     assert code == 0 and json.loads(out)["mechanisms"]
     assert "audit plan: 65,536 datasets in 32 prior blocks, 16 DP blocks and 14 DP columns" in err
