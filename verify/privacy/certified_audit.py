@@ -33,6 +33,7 @@ from pufferfish.models.enclosures import Enclosure
 from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.programs.mechanism import ProgramMechanism
 from pufferfish.models.neighbours import NeighbourRelation
 from pufferfish.models.numbers import INFINITY, log_bound
 from pufferfish.models.universe import Dataset
@@ -52,8 +53,12 @@ NOTE = ("certified: the output probabilities are certified intervals (Gaussian n
 
 
 def has_certified_laws(mechanism: Mechanism, dataset: Dataset) -> bool:
-    """Whether ``mechanism``'s law on ``dataset`` holds certified enclosures (one law computed:
-    a program draws Gaussian noise on every dataset or on none)."""
+    """Whether ``mechanism`` is a program whose law on ``dataset`` holds certified enclosures
+    (one law computed, and only for a program: no other mechanism has them; a program that draws
+    Gaussian noise on some datasets only is refused later, where an exact comparison meets an
+    enclosure)."""
+    if not isinstance(mechanism, ProgramMechanism):
+        return False
     return any(isinstance(p, Enclosure) for _, p in mechanism.distribution(dataset).items())
 
 
