@@ -31,7 +31,7 @@ from pufferfish.models.mechanisms import jsonable_output
 from pufferfish.models.model import PufferfishModel
 from pufferfish.models.numbers import INFINITY, fraction_str, log_bound
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
-from pufferfish.verify.privacy.joint import SecretJoint, accumulate
+from pufferfish.verify.privacy.joint import SecretJoint, accumulate, constrained_directions
 from pufferfish.verify.report import Explained
 
 __all__ = ["CertifiedPufferfishResult", "certified_pufferfish_level", "end_table"]
@@ -150,20 +150,13 @@ def certified_pufferfish_level(model: PufferfishModel, mechanism, supports: dict
     for name, support in supports.items():
         low = accumulate(name, support, lower, secrets)
         high = accumulate(name, support, upper, secrets)
-        for pair in model.pairs:
-            for first, second in pair.directions():
-                if not low.mass[first.name] or not low.mass[second.name]:
-                    zero = first.name if not low.mass[first.name] else second.name
-                    skipped.append((f"{first.name} -> {second.name}", name,
-                                    f"Pr[{zero} | {name}] = 0"))
-                    continue
-                ratio_low, ratio_high, where = _direction_bounds(first.name, second.name,
-                                                                 low, high)
-                if ratio_low == INFINITY or (best_low != INFINITY and ratio_low > best_low):
-                    best_low = ratio_low
-                if where is not None and (best_high != INFINITY and (
-                        ratio_high == INFINITY or ratio_high > best_high)):
-                    best_high = ratio_high
-                    found = (f"{first.name} -> {second.name}", name, table.outputs[where])
+        for _, first, second in constrained_directions(model, name, low.mass, skipped):
+            ratio_low, ratio_high, where = _direction_bounds(first.name, second.name, low, high)
+            if ratio_low == INFINITY or (best_low != INFINITY and ratio_low > best_low):
+                best_low = ratio_low
+            if where is not None and (best_high != INFINITY and (
+                    ratio_high == INFINITY or ratio_high > best_high)):
+                best_high = ratio_high
+                found = (f"{first.name} -> {second.name}", name, table.outputs[where])
     return CertifiedPufferfishResult(mechanism.name, best_low, best_high, *found, budget,
                                      tuple(skipped))

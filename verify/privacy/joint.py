@@ -103,3 +103,17 @@ def joint_from_groups(prior_name: str, groups: Iterable[tuple[Sequence[str], int
             for o, value in enumerate(vector):
                 target[o] += value
     return SecretJoint(prior_name, mass, joint, total_mass, total, table)
+
+
+def constrained_directions(model, prior_name: str, mass, skipped: list):
+    """The ordered secret pairs ``(pair, first, second)`` that Definition 5 constrains under one
+    prior: both secrets of positive probability (``mass[name]``, any positive scale); the others
+    are appended to ``skipped`` as ``(direction, prior, reason)``."""
+    for pair in model.pairs:
+        for first, second in pair.directions():
+            if not mass[first.name] or not mass[second.name]:
+                zero = first.name if not mass[first.name] else second.name
+                skipped.append((f"{first.name} -> {second.name}", prior_name,
+                                f"Pr[{zero} | {prior_name}] = 0"))
+                continue
+            yield pair, first, second

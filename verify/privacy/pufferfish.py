@@ -33,7 +33,7 @@ from pufferfish.models.numbers import (INFINITY, Ratio, decimal_text, epsilon_fl
 from pufferfish.models.secrets import Secret
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS
 from pufferfish.verify.numerics.certified import Budget, BudgetCheck, compare_ratio
-from pufferfish.verify.privacy.joint import SecretJoint, accumulate
+from pufferfish.verify.privacy.joint import SecretJoint, accumulate, constrained_directions
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
 from pufferfish.verify.report import Explained
 
@@ -187,14 +187,9 @@ def pufferfish_from_joints(model: PufferfishModel, mechanism_name: str,
     levels: list[DirectionLevel] = []
     skipped: list[tuple[str, str, str]] = []
     for prior_name, joint in joints.items():
-        for pair in model.pairs:
-            for first, second in pair.directions():
-                if not joint.mass[first.name] or not joint.mass[second.name]:
-                    zero = first.name if not joint.mass[first.name] else second.name
-                    skipped.append((f"{first.name} -> {second.name}", prior_name,
-                                    f"Pr[{zero} | {prior_name}] = 0"))
-                    continue
-                levels.append(_finite_direction(pair.label, first, second, joint))
+        for pair, first, second in constrained_directions(model, prior_name, joint.mass,
+                                                          skipped):
+            levels.append(_finite_direction(pair.label, first, second, joint))
     for family_name, family in model.interval_families.items():
         for pair in model.pairs:
             for first, second in pair.directions():
