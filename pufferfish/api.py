@@ -166,11 +166,6 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     if certificate is not None:
         from pufferfish.verify.privacy.certificate import audit_certificate, write_certificate
 
-        if getattr(result, "certified", False):
-            from pufferfish.models.errors import ModelError
-            raise ModelError("a certificate records exact levels; this model's probabilities are "
-                             "certified intervals (Gaussian noise), whose audit has no "
-                             "certificate", "certificate")
         write_certificate(audit_certificate(model, result, file,
                                             max_datasets=max_datasets, max_outputs=max_outputs),
                           certificate, "certificate")

@@ -69,6 +69,10 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
         raise UnsupportedError("a DP-only model (no priors, no secret pairs) has no certificate "
                                "yet: the checker re-derives the Pufferfish laws of a model's "
                                "priors, which this model has not", "priors")
+    if getattr(audit, "certified", False):
+        raise UnsupportedError("a certificate records exact levels; this model's probabilities "
+                               "are certified intervals (Gaussian noise), whose audit has no "
+                               "certificate", "mechanisms")
     if model.interval_families:
         names = ", ".join(sorted(model.interval_families))
         raise UnsupportedError(f"the prior family {names} is an infinite set of priors: a "
