@@ -111,7 +111,7 @@ def delta_at(table: KernelTable, pairs: list[tuple[Dataset, Dataset]], epsilon: 
     """The largest hockey-stick divergence ``D_ε(M(D) ‖ M(D'))`` over ``pairs`` (module
     docstring), with the pair and outputs attaining it; ``None`` when there are no pairs.  For
     a table of certified enclosures, ``side`` (``"lower"`` or ``"upper"``) computes a certified
-    lower or upper bound exactly from the enclosures' ends (:func:`_bound_rows`)."""
+    lower or upper bound exactly from the enclosures' ends (``_bound_rows``)."""
     factor = None if epsilon.infinite else _exp(epsilon)
     rows = {}
     best: _PairDelta | None = None
@@ -319,7 +319,7 @@ def _least_ratio(table: KernelTable, pairs, delta: Fraction, side: str | None = 
     when ``e^ε ≥ (P(W_k) − δ)/Q(W_k)`` for every ``k`` with ``P(W_k) > δ``: the least ``e^ε`` is
     the largest such quotient over every pair and ``k`` (and 1 when there is none).  The
     argument holds for any nonnegative measures, so ``side`` bounds it for certified enclosures
-    (:func:`_bound_rows`)."""
+    (``_bound_rows``)."""
     scale = table.denominator
     threshold = delta * scale          # δ on the rows' integer (or exact) scale
     best = Fraction(1)
