@@ -87,6 +87,8 @@ class NoiseConstraints:
         self._adjacent: list[list[tuple[int, Bound, Bound]]] = []    # x_other − x_self ∈ [l, h]
         self._component: list[int] = []
         self._weighted: set[int] = set()  # variables whose law may not have total 1
+        self.kernels: dict[tuple[int, int], ExpPoly] = {}  # (u, v): a factor k(x_u − x_v)
+        self.replaced: dict[int, dict[int, int]] = {}  # a draw written as a form of others
 
     def add_variable(self, law: ExpPoly, low: Bound, high: Bound, total_one: bool = True) -> int:
         """A fresh independent variable with ``law`` and support bounds; returns its index.
@@ -100,6 +102,44 @@ class NoiseConstraints:
         self._adjacent.append([])
         self._component.append(len(self._component))
         return len(self.laws) - 1
+
+    def is_free(self, i: int) -> bool:
+        """Whether ``x_i`` is a draw no comparison links to another value (it may have bounds):
+        it may then become the hidden summand of a sum (:meth:`add_sum`)."""
+        return (not self._adjacent[i] and i not in self.replaced
+                and isinstance(self.laws[i], ExpPoly))
+
+    def add_sum(self, pivot: int, pivot_sign: int, partner: int, partner_sign: int) -> int:
+        """A fresh variable ``w = partner_sign·y`` for the sum ``y = pivot_sign·x_pivot +
+        partner_sign·x_partner`` (signs ±1), where ``x_pivot`` is free (:meth:`is_free`);
+        returns ``w``'s index.
+
+        The change of variables ``(x_pivot, x_partner) → (w, x_partner)`` has
+        ``x_pivot = s·(w − x_partner)`` with ``s = pivot_sign·partner_sign``, so ``x_pivot``'s
+        law (on its bounds) becomes a factor ``k(w − x_partner) = law(s·(w − x_partner))`` on the
+        new edge between ``w`` and ``x_partner``: a tree edge (``w`` is new), so the forest stays a
+        forest, and the message along it is a correlation
+        (:meth:`~pufferfish.models.programs.exp_poly.ExpPoly.correlate`) — the law of a sum of
+        independent draws is a convolution.  ``w`` itself has the counting (Lebesgue) measure;
+        ``x_pivot`` is recorded in :attr:`replaced` and every later use of it is rewritten."""
+        law = self.laws[pivot].restrict(self.lows[pivot], self.highs[pivot])
+        s = pivot_sign * partner_sign
+        # stored as a function of x_partner − w = −(w − x_partner): k(−e) = law(−s·e)
+        kernel = interned(law if s == -1 else law.mirrored())
+        if not kernel.pieces:
+            raise ValueError("a noise value with no mass left was added")
+        w = self.add_variable(_unit(type(law)), None, None, total_one=False)
+        low, high = kernel.pieces[0][0], kernel.pieces[-1][1]
+        key = (partner, w)
+        self.kernels[key] = kernel
+        self.edges[key] = (low, high)
+        self._adjacent[w].append((partner, low, high))
+        self._adjacent[partner].append((w, None if high is None else -high,
+                                        None if low is None else -low))
+        self._component[self._root(partner)] = self._root(w)
+        self.replaced[pivot] = {w: s, partner: -s}
+        self._propagate(self.lows, self.highs, [partner, w], {})
+        return w
 
     # --- bounds ---------------------------------------------------------------------------
 
@@ -234,6 +274,8 @@ class NoiseConstraints:
         if _within(path_low, path_high, low, high):
             return "implied"
         for k, (a, b, edge_low, edge_high) in enumerate(path):
+            if (min(a, b), max(a, b)) in self.kernels:
+                continue  # a law's factor carries mass: never dropped
             rest_low, rest_high = _path_sum(path[:k] + path[k + 1:])
             # x_b − x_a = (x_u − x_v) − (the rest of the path)
             if _within(_difference(low, rest_high), _difference(high, rest_low),
@@ -272,21 +314,25 @@ class NoiseConstraints:
         beliefs = [_interned_belief(self._belief(v, None, neighbours, seen)) for v in keep]
         return self._rest(neighbours, seen), beliefs
 
-    def _neighbours(self) -> dict[int, list[tuple[int, Bound, Bound]]]:
-        neighbours: dict[int, list[tuple[int, Bound, Bound]]] = {}
-        for (u, v), (low, high) in self.edges.items():
-            # from the parent's side: x_child − x_parent ∈ [low, high]
-            neighbours.setdefault(v, []).append((u, low, high))
+    def _neighbours(self) -> dict[int, list[tuple[int, Bound, Bound, ExpPoly | None]]]:
+        neighbours: dict[int, list[tuple[int, Bound, Bound, ExpPoly | None]]] = {}
+        for key, (low, high) in self.edges.items():
+            u, v = key
+            kernel = self.kernels.get(key)
+            # from the parent's side: x_child − x_parent ∈ [low, high], the factor in that
+            # difference
+            neighbours.setdefault(v, []).append((u, low, high, kernel))
             neighbours.setdefault(u, []).append(
-                (v, None if high is None else -high, None if low is None else -low))
+                (v, None if high is None else -high, None if low is None else -low,
+                 None if kernel is None else _mirrored(kernel)))
         return neighbours
 
     def _rest(self, neighbours: dict, seen: set[int]) -> Fraction:
         """The product of the masses of the trees no variable of ``seen`` is in."""
         total = Fraction(1)
         for root in range(len(self.laws)):
-            if root in seen:
-                continue
+            if root in seen or root in self.replaced:
+                continue  # a replaced draw's law is a factor of an edge
             if (root not in neighbours and self.lows[root] is None and self.highs[root] is None
                     and root not in self._weighted):
                 seen.add(root)
@@ -318,10 +364,10 @@ class NoiseConstraints:
         subtrees."""
         seen.add(node)
         messages = []
-        for child, low, high in neighbours.get(node, ()):
+        for child, low, high, kernel in neighbours.get(node, ()):
             if child == parent:
                 continue
-            messages.append((self._belief(child, node, neighbours, seen), low, high))
+            messages.append((self._belief(child, node, neighbours, seen), low, high, kernel))
         messages.sort(key=hash)
         key = (self.laws[node], self.lows[node], self.highs[node], tuple(messages))
         if key not in _BELIEFS:
@@ -329,11 +375,32 @@ class NoiseConstraints:
             for message_key in messages:
                 message = _MESSAGES.get(message_key)
                 if message is None:
-                    child_key, low, high = message_key
-                    message = _MESSAGES[message_key] = _BELIEFS[child_key].window_sum(low, high)
+                    child_key, low, high, kernel = message_key
+                    if kernel is None:
+                        message = _BELIEFS[child_key].window_sum(low, high)
+                    else:
+                        message = _BELIEFS[child_key].correlate(kernel.restrict(low, high))
+                    _MESSAGES[message_key] = message
                 belief = belief.times(message)
             _BELIEFS[key] = belief
         return key
+
+
+def _unit(kind: type) -> ExpPoly:
+    """The counting measure on the integers (Lebesgue measure on the reals): the law of a
+    variable introduced for a sum, whose mass comes from its edge's factor."""
+    found = _UNITS.get(kind)
+    if found is None:
+        found = _UNITS[kind] = kind.constant(1)
+    return found
+
+
+def _mirrored(kernel: ExpPoly) -> ExpPoly:
+    """``x ↦ k(−x)``, one object per kernel (the memo's keys hold kernels by identity)."""
+    found = _MIRRORS.get(id(kernel))
+    if found is None or found[0] is not kernel:
+        found = _MIRRORS[id(kernel)] = (kernel, kernel.mirrored())
+    return found[1]
 
 
 def interned(law: ExpPoly) -> ExpPoly:
@@ -371,9 +438,12 @@ def trim_memo() -> None:
     if len(_BELIEFS) > _MEMO_LIMIT or len(STEP_MEMO) > _MEMO_LIMIT:
         _BELIEFS.clear(), _MESSAGES.clear(), _TOTALS.clear()
         _LAWS.clear(), _INTERNED.clear(), _MIXTURES.clear(), STEP_MEMO.clear()
+        _MIRRORS.clear()
 
 
 _MEMO_LIMIT = 200_000
+_UNITS: dict[type, ExpPoly] = {}
+_MIRRORS: dict[int, tuple[ExpPoly, ExpPoly]] = {}
 _BELIEFS: dict[tuple, ExpPoly] = {}
 """Beliefs by the structure of their subtree (laws by identity: one object per α)."""
 _MESSAGES: dict[tuple, ExpPoly] = {}

@@ -28,6 +28,7 @@ from numbers import Rational
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import CycleError
 from pufferfish.models.programs.exp_poly import ContinuousExpPoly, ExpPoly
+from pufferfish.models.programs.forms import reduced, shape
 from pufferfish.models.programs.runs import Run, current_run, exact_parameter
 
 __all__ = ["Noisy", "geometric", "one_sided_geometric", "discrete_laplace", "laplace",
@@ -190,62 +191,78 @@ def exponential(scale: object) -> "Noisy":
 
 
 class Noisy:
-    """A noisy number inside one run: ``±x_i + offset`` or ``x_i − x_j + offset`` for noise
-    variables ``x_i, x_j`` of one kind (integer or continuous) and an exact offset.
+    """A noisy number inside one run: ``Σ_i c_i·x_i + offset`` for noise variables ``x_i`` of
+    one kind (integer or continuous), nonzero coefficients (integers; rationals for continuous
+    noise) and an exact offset (:mod:`~pufferfish.models.programs.forms`).
 
     Supported: ``+`` and ``−`` of a number (an integer for integer noise, any rational for
-    continuous noise), negation, the difference of two noisy values (``ν − ρ``: Sparse Vector
-    with gap as published); ``<``, ``<=``, ``>``, ``>=`` with a number or another noisy value
-    whenever the comparison is a bound on one variable or on a difference of two (each
-    comparison is a decision of the run); ``int(x)`` of ``±x_i + offset`` (a decision over the
-    values it can take); ``min``/``max`` (they compare).  Anything else (``==``, ``bool``,
-    hashing, a product, the sum of two noisy values, a comparison of ``x + y`` or of three
-    variables) raises ``TypeError``: its exact law is not implemented.
+    continuous noise) and of other noisy values (sums, differences, running sums: Sparse Vector
+    with gap as published, Smart Sum, Partial Sum), negation, multiplication by an integer (a
+    rational for continuous noise); ``<``, ``<=``, ``>``, ``>=`` with a number or another noisy
+    value (each comparison is a decision of the run); ``int(x)`` of integer noise (a decision
+    over the values it can take); ``min``/``max`` (they compare).  A form is decided once it is
+    one variable or a difference of two, after the changes of variables of
+    :func:`~pufferfish.models.programs.forms.reduced`.  Anything else (``==``, ``bool``,
+    hashing, a product of noisy values, ``x + 2·y``, a sum of values already linked by
+    comparisons) raises ``TypeError`` or ``CycleError``: its exact law is not implemented.
     """
 
-    __slots__ = ("variable", "offset", "run", "sign", "minus", "continuous")
+    __slots__ = ("terms", "offset", "run", "continuous")
 
     def __init__(self, variable: int, offset, run: Run, sign: int = 1,
                  minus: int | None = None, continuous: bool | None = None) -> None:
-        # the value sign·x_variable − x_minus + offset (sign is 1 when minus is set)
-        self.variable, self.offset, self.run = variable, offset, run
-        self.sign, self.minus = sign, minus
+        # the value sign·x_variable − x_minus + offset
+        terms = {variable: sign}
+        if minus is not None:
+            terms[minus] = terms.get(minus, 0) - 1
+        self.terms = tuple(sorted((v, c) for v, c in terms.items() if c))
+        self.offset, self.run = offset, run
         # whether the noise is continuous (Laplace, exponential) rather than integer
         self.continuous = (run.noise.laws[variable].continuous if continuous is None
                            else continuous)
 
+    @classmethod
+    def linear(cls, terms: dict[int, object], offset, run: Run, continuous: bool) -> "Noisy":
+        """The noisy value ``Σ terms[v]·x_v + offset`` (``terms`` nonzero)."""
+        value = cls.__new__(cls)
+        value.terms = tuple(sorted(terms.items()))
+        value.offset, value.run, value.continuous = offset, run, continuous
+        return value
+
     def __repr__(self) -> str:
-        head = f"{'-' if self.sign < 0 else ''}x{self.variable}"
-        if self.minus is not None:
-            head += f" - x{self.minus}"
+        head = " ".join(f"{'-' if c < 0 else '+'} {'' if abs(c) == 1 else abs(c)}x{v}"
+                        for v, c in self.terms)
+        head = head[2:] if head.startswith("+ ") else "-" + head[2:]
         return f"<noise {head} {'+' if self.offset >= 0 else '-'} {abs(self.offset)}>"
 
-    def _terms(self) -> dict[int, int]:
-        terms = {self.variable: self.sign}
-        if self.minus is not None:
-            terms[self.minus] = terms.get(self.minus, 0) - 1
-        return {v: c for v, c in terms.items() if c}
+    def shape(self) -> tuple:
+        """The value's shape after the engine's changes of variables
+        (:func:`~pufferfish.models.programs.forms.shape`)."""
+        return shape(dict(self.terms), self.run.noise)
 
-    def _shifted(self, amount: object, sign: int) -> "Noisy":
+    def _amount(self, amount: object) -> object:
         if self.continuous and isinstance(amount, Rational) and not isinstance(amount, bool):
             amount = Fraction(amount)
-        elif isinstance(amount, bool) or not isinstance(amount, int):
-            raise TypeError(f"only an integer can be added to a noisy integer (a rational number "
-                            f"to continuous noise), not {type(amount).__name__} {amount!r}")
-        return Noisy(self.variable, self.offset + sign * amount, self.run, self.sign, self.minus,
-                     self.continuous)
+            return int(amount) if amount.denominator == 1 else amount
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise TypeError(f"only an integer can be added to or multiply a noisy integer (any "
+                            f"rational number continuous noise), not {type(amount).__name__} "
+                            f"{amount!r}")
+        return amount
+
+    def _shifted(self, amount: object, sign: int) -> "Noisy":
+        return Noisy.linear(dict(self.terms), self.offset + sign * self._amount(amount),
+                            self.run, self.continuous)
 
     def _combined(self, other: "Noisy", sign: int) -> "Noisy | object":
         """``self + sign·other`` as a noisy value (or a number when the noise cancels)."""
         if other.continuous != self.continuous:
             raise TypeError("continuous and integer noise cannot be combined by the exact engine")
         _same_family(self, other)
-        terms = self._terms()
-        for variable, coefficient in other._terms().items():
+        terms = dict(self.terms)
+        for variable, coefficient in other.terms:
             terms[variable] = terms.get(variable, 0) + sign * coefficient
-        terms = {v: c for v, c in terms.items() if c}
-        offset = self.offset + sign * other.offset
-        return _form(terms, offset, self.run)
+        return _form(terms, self.offset + sign * other.offset, self.run, self.continuous)
 
     def __add__(self, other: object) -> "Noisy":
         if isinstance(other, Noisy):
@@ -263,7 +280,23 @@ class Noisy:
         return (-self)._shifted(other, 1)
 
     def __neg__(self) -> "Noisy":
-        return _form({v: -c for v, c in self._terms().items()}, -self.offset, self.run)
+        return Noisy.linear({v: -c for v, c in self.terms}, -self.offset, self.run,
+                            self.continuous)
+
+    def __mul__(self, factor: object) -> "Noisy | object":
+        if isinstance(factor, Noisy):
+            raise TypeError("the product of two noisy values is not supported by the exact "
+                            "engine")
+        factor = self._amount(factor)
+        if not factor:
+            return 0
+        if _family(self) and abs(factor) != 1:
+            raise TypeError("a multiple of Gaussian noise is not supported: draw a Gaussian of "
+                            "the scaled σ instead")
+        return Noisy.linear({v: c * factor for v, c in self.terms}, self.offset * factor,
+                            self.run, self.continuous)
+
+    __rmul__ = __mul__
 
     def __ge__(self, other: object) -> bool:
         return _compare(self, other, strict=False)
@@ -295,22 +328,24 @@ class Noisy:
     __index__ = __int__
 
 
-def _form(terms: dict[int, int], offset, run: Run) -> "Noisy | object":
-    """The noisy value ``Σ c_v·x_v + offset`` when it has a supported shape."""
+def _form(terms: dict[int, object], offset, run: Run, continuous: bool) -> "Noisy | object":
+    """The noisy value ``Σ c_v·x_v + offset``, or ``offset`` when the noise cancels.  A sum that
+    is not a shape is reduced at once (:func:`~pufferfish.models.programs.forms.reduced`), so a
+    running sum stays a chain of sum variables."""
+    terms = {v: c for v, c in terms.items() if c}
     if not terms:
         return offset
-    items = sorted(terms.items(), key=lambda item: -item[1])
-    if len(items) == 1 and abs(items[0][1]) == 1:
-        return Noisy(items[0][0], offset, run, items[0][1])
-    if len(items) == 2 and items[0][1] == 1 and items[1][1] == -1:
-        return Noisy(items[0][0], offset, run, 1, items[1][0])
-    raise TypeError("the exact engine handles one noisy value, its negation, or the difference "
-                    "of two (x − y); a sum of noisy values or a multiple of one is not supported")
+    if len(terms) > 2 or (len(terms) == 2 and sum(terms.values())):
+        if not all(isinstance(run.noise.laws[v], ExpPoly) for v in terms):
+            raise TypeError("a sum of Gaussian noisy values is not supported by the certified "
+                            "engine: draw one Gaussian of the summed variance instead")
+        terms = reduced(terms, run.noise)
+    return Noisy.linear(terms, offset, run, continuous)
 
 
 def _family(value: Noisy) -> bool:
     """Whether the value's noise is Gaussian (certified masses) rather than Laplace-type."""
-    return not isinstance(value.run.noise.laws[value.variable], ExpPoly)
+    return not isinstance(value.run.noise.laws[value.terms[0][0]], ExpPoly)
 
 
 def _same_family(left: Noisy, right: Noisy) -> None:
@@ -329,49 +364,57 @@ def _exact_threshold(value: object) -> Fraction:
 
 def _compare(left: Noisy, right: object, strict: bool) -> bool:
     """The decision ``left ≥ right`` (``left > right`` when ``strict``): branches on the
-    outcomes of positive probability.  The comparison is rewritten as ``form ≥ t`` with ``form``
-    one variable, its negation or a difference of two, then as a bound on that variable or
-    difference (for integer noise ``x > t ⇔ x ≥ ⌊t⌋ + 1``; for continuous noise ``>`` and ``≥``
-    differ on a set of measure zero)."""
+    outcomes of positive probability.  The comparison is rewritten as ``c·form ≥ t`` with
+    ``form`` one variable or a difference of two (:meth:`Noisy.shape`), then as a bound on that
+    variable or difference at ``t/c`` (for integer noise ``x > t ⇔ x ≥ ⌊t⌋ + 1``; for
+    continuous noise ``>`` and ``≥`` differ on a set of measure zero)."""
     run = left.run
     run.step()
     noise = run.noise
     continuous = left.continuous
     if isinstance(right, Noisy):
         _same_family(left, right)
-        if (left.sign == right.sign == 1 and left.minus is None and right.minus is None
-                and left.variable != right.variable and right.continuous == continuous):
+        if right.continuous != continuous:
+            raise TypeError("continuous and integer noise cannot be compared by the exact engine")
+        if (len(left.terms) == len(right.terms) == 1 and left.terms[0][1] == right.terms[0][1] == 1
+                and left.terms[0][0] != right.terms[0][0] and not noise.replaced):
             # the common case, x_u + a ≥ x_v + b: a difference bound without building a form
-            form, threshold = Noisy(left.variable, 0, run, 1, right.variable, continuous), \
-                right.offset - left.offset
+            form = ("difference", 1, left.terms[0][0], right.terms[0][0])
         else:
-            form, threshold = left - right, 0
-            if not isinstance(form, Noisy):  # the noise cancels: a comparison of numbers
-                return form > 0 if strict else form >= 0
-            threshold -= form.offset
+            terms = dict(left.terms)
+            for variable, coefficient in right.terms:
+                terms[variable] = terms.get(variable, 0) - coefficient
+            terms = {v: c for v, c in terms.items() if c}
+            form = shape(terms, noise) if terms else ("number",)
+        threshold = right.offset - left.offset
     else:
-        form, threshold = left, _exact_threshold(right) - left.offset
-    # now sign·x_u (− x_v) ≥ threshold (or >); an int threshold has floor, ceil, denominator 1
-    if form.sign < 0:  # −x ≥ t ⇔ x ≤ −t: flip to an upper bound
+        form, threshold = left.shape(), _exact_threshold(right) - left.offset
+    if form[0] == "number":  # the noise cancels: a comparison of numbers
+        return 0 > threshold if strict else 0 >= threshold
+    coefficient = form[1]
+    if coefficient not in (1, -1):
+        threshold = Fraction(threshold) / abs(coefficient)
+    # now ±x_u (− x_v) ≥ threshold (or >); an int threshold has floor, ceil, denominator 1
+    u = form[2]
+    if coefficient < 0:  # −x ≥ t ⇔ x ≤ −t: flip to an upper bound (differences have c > 0)
         if continuous:
             bound = -threshold
         else:
             bound = math.floor(-threshold) - (1 if strict and (-threshold).denominator == 1 else 0)
-        holds = ("unary", form.variable, None, bound)
-        fails = ("unary", form.variable, bound if continuous else bound + 1, None)
+        holds = ("unary", u, None, bound)
+        fails = ("unary", u, bound if continuous else bound + 1, None)
     else:
         if continuous:
             low = threshold
         else:
             low = math.floor(threshold) + 1 if strict else math.ceil(threshold)
-        if form.minus is None:
-            holds = ("unary", form.variable, low, None)
-            fails = ("unary", form.variable, None, low if continuous else low - 1)
+        if form[0] == "single":
+            holds = ("unary", u, low, None)
+            fails = ("unary", u, None, low if continuous else low - 1)
         else:
-            holds = ("difference", form.variable, form.minus, low, None)
+            holds = ("difference", u, form[3], low, None)
             # on the reals the complement x_u − x_v < d has the mass of x_u − x_v ≤ d
-            fails = ("difference", form.variable, form.minus, None,
-                     low if continuous else low - 1)
+            fails = ("difference", u, form[3], None, low if continuous else low - 1)
     outcomes = [(True, holds), (False, fails)]
     if holds[0] == "difference" and (min(holds[1], holds[2]), max(holds[1], holds[2])) \
             not in noise.edges and noise.connected(holds[1], holds[2]):
@@ -412,15 +455,19 @@ def _concretise(value: Noisy) -> int:
     """The decision over the values ``value`` can still take (each of positive probability)."""
     run = value.run
     run.step()
-    if value.minus is not None:
-        return _concretise_difference(value)
+    form = value.shape()
+    if form[0] == "number":
+        return value.offset
+    if form[0] == "difference":
+        return _concretise_difference(value, form)
     if value.continuous:
         raise ValueError("the program turns a continuous noisy value into an output or an "
                          "integer: its law has a density, not exact point masses; compare it "
                          "with thresholds (or use discrete_laplace or discrete_gaussian) "
                          "instead")
+    _, coefficient, variable = form
     lows, highs = run.noise.bounds()
-    low, high = lows[value.variable], highs[value.variable]
+    low, high = lows[variable], highs[variable]
     if low is None or high is None:
         side = ("below" if low is None else "") + (" and " if low is None and high is None else "")
         side += "above" if high is None else ""
@@ -428,45 +475,46 @@ def _concretise(value: Noisy) -> int:
                          f"integer: its output space is infinite; clamp it in the program (for "
                          f"example max(lo, min(x, hi)) — which changes the mechanism)")
     index = run.decide(high - low + 1) if high > low else 0
-    run.noise.constrain_value(value.variable, low + index, low + index)
-    return value.sign * (low + index) + value.offset
-
+    run.noise.constrain_value(variable, low + index, low + index)
+    return coefficient * (low + index) + value.offset
 
 
 def _has_difference(value: object) -> bool:
     """Whether an output holds a difference of two noisy values."""
     if isinstance(value, Noisy):
-        return value.minus is not None
+        return value.shape()[0] == "difference"
     if isinstance(value, list | tuple):
         return any(_has_difference(item) for item in value)
     return False
 
 
-def _concretise_difference(value: Noisy) -> int:
-    """The decision over the values ``x_u − x_v`` can still take: each value ``d`` adds the
+def _concretise_difference(value: Noisy, form: tuple) -> int:
+    """The decision over the values ``c·(x_u − x_v)`` can still take: each value ``d`` adds the
     comparison ``x_u − x_v = d`` (on an edge of the forest, or reducing the cycle it closes)."""
     run = value.run
+    _, coefficient, u, v = form
     if value.continuous:
         raise ValueError("the program turns a difference of continuous noisy values into an "
                          "output or an integer: its law has a density, not exact point masses")
-    low, high = run.noise.implied_difference(value.variable, value.minus)
+    low, high = run.noise.implied_difference(u, v)
     if low is None or high is None:
         raise ValueError("the program turns an unbounded difference of noisy values into an "
                          "output or an integer: its output space is infinite; clamp it in the "
                          "program (for example max(lo, min(gap, hi)) — which changes the "
                          "mechanism)")
     d = low + (run.decide(high - low + 1) if high > low else 0)
-    run.noise.constrain_difference(value.variable, value.minus, d, d)
-    return d + value.offset
+    run.noise.constrain_difference(u, v, d, d)
+    return coefficient * d + value.offset
 
 
 def _noisy_variables(value: object, found: list[int]) -> list[int]:
     """The noise variables inside an output, in order of first appearance."""
     if isinstance(value, Noisy):
-        if value.minus is not None:  # a difference: concretised by decisions (_has_difference)
+        form = value.shape()
+        if form[0] != "single":  # a difference: concretised by decisions (_has_difference)
             return found
-        if value.variable not in found:
-            found.append(value.variable)
+        if form[2] not in found:
+            found.append(form[2])
     elif isinstance(value, list | tuple):
         for item in value:
             _noisy_variables(item, found)
@@ -477,8 +525,9 @@ def _substitute(value: object, variable: int | None = None, x: int | None = None
     """The output with every noisy value of ``variable`` replaced by ``x + offset`` (left noisy
     when ``x`` is ``None``), other noisy values concretised by decisions, lists made tuples."""
     if isinstance(value, Noisy):
-        if value.variable == variable:
-            return value if x is None else value.sign * x + value.offset
+        form = value.shape()
+        if form[0] == "single" and form[2] == variable:
+            return value if x is None else form[1] * x + value.offset
         return _concretise(value)
     if isinstance(value, list | tuple):
         return tuple(_substitute(item, variable, x) for item in value)

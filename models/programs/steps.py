@@ -114,16 +114,16 @@ def state_key(value: object, run: object, live: list[int]) -> tuple:
     if kind is Noisy:
         if value.run is not run:
             raise TypeError("a noisy value of another run in the state")
+        form = value.shape()
+        if form[0] == "number":
+            return state_key(value.offset, run, live)
         places = []
-        for variable in (value.variable, value.minus):
-            if variable is None:
-                places.append(None)
-                continue
+        for variable in form[2:]:
             if variable not in live:
                 live.append(variable)
             places.append(live.index(variable))
-        return ("Noisy", places[0], value.sign, places[1], type(value.offset).__name__,
-                value.offset, value.continuous)
+        return ("Noisy", form[1], tuple(places), type(value.offset).__name__, value.offset,
+                value.continuous)
     raise TypeError(f"the state of a stepwise program may hold only None, booleans, integers, "
                     f"strings, Fractions, tuples, lists and noisy values, not "
                     f"{kind.__name__}")
@@ -138,7 +138,9 @@ def rebuilt_state(key: tuple, run: object, variables: list[int]) -> object:
     if kind == "list":
         return [rebuilt_state(item, run, variables) for item in key[1]]
     if kind == "Noisy":
-        _, first, sign, minus, _, offset, continuous = key
-        return Noisy(variables[first], offset, run, sign,
-                     None if minus is None else variables[minus], continuous)
+        _, coefficient, places, _, offset, continuous = key
+        terms = {variables[places[0]]: coefficient}
+        if len(places) == 2:
+            terms[variables[places[1]]] = -coefficient
+        return Noisy.linear(terms, offset, run, continuous)
     return key[1]

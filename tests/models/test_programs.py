@@ -238,7 +238,13 @@ def test_a_loop_past_the_step_limit_is_refused():
 
 def test_unbounded_output_and_cycles_and_unsupported_arithmetic_are_refused():
     _refused(lambda data: geometric("1/2"), "output space is infinite")
-    _refused(lambda data: geometric("1/2") + geometric("1/2"), "a sum of noisy values")
+    _refused(lambda data: geometric("1/2") + geometric("1/2"), "unbounded below and above")
+
+    def linked_sum(data):
+        x, y, z = geometric("1/2"), geometric("1/2"), geometric("1/2")
+        return [x >= z, y >= z, x + y >= 0]
+
+    _refused(linked_sum, "each linked to other noise values")
     _refused(lambda data: geometric("1/2") - geometric("1/2"), "unbounded difference")
     _refused(lambda data: geometric("1/2") == 0, "== and != are not supported")
 
