@@ -16,6 +16,7 @@ import mpmath
 import pytest
 
 import pufferfish
+from pufferfish.examples import example_path
 from pufferfish.models.programs import (ExpNumber, ProgramError, discrete_laplace,
                                         exponential, geometric, laplace, program_distribution)
 
@@ -212,3 +213,57 @@ def test_sums_that_are_not_a_forest_are_refused_with_the_reason():
 def test_a_product_of_noisy_values_is_refused():
     with pytest.raises(ProgramError, match="product of two noisy values"):
         program_distribution(lambda data: geometric("1/2") * geometric("1/2") >= 0, (0,))
+
+
+# --- the running-sums benchmark ------------------------------------------------------------------
+
+def test_smart_sum_matches_the_window_of_discrete_laplace_noise():
+    from pufferfish.examples.dp_benchmarks import sums_suite
+
+    queries, block, low, high = (1, 0, 1), 2, -1, 3
+    law = program_distribution(sums_suite.smart_sum, queries,
+                               {"epsilon": "1/2", "block": block, "low": low, "high": high})
+    # Brute force: weights c³·α^(Σ|z|) grouped by the exponent (integers), evaluated at the end
+    window = 24
+    by_exponent: dict = {}
+    for zs in product(range(-window, window + 1), repeat=3):
+        total = running = block_sum = 0
+        out = []
+        for i, (q, z) in enumerate(zip(queries, zs)):
+            if (i + 1) % block == 0:
+                total += block_sum + q + z
+                running, block_sum = total, 0
+            else:
+                running += q + z
+                block_sum += q
+            out.append(max(low, min(running, high)))
+        counts = by_exponent.setdefault(tuple(out), {})
+        exponent = sum(abs(z) for z in zs)
+        counts[exponent] = counts.get(exponent, 0) + 1
+    with mpmath.workdps(40):
+        alpha = mpmath.e ** (-mpmath.mpf(1) / 2)
+        c = (1 - alpha) / (1 + alpha)
+        brute = {pufferfish.models.values.canonical_value(list(out)):
+                 c ** 3 * sum(n * alpha ** k for k, n in counts.items())
+                 for out, counts in by_exponent.items()}
+        missing = 3 * 2 * alpha ** (window + 1) / (1 + alpha)  # Pr[some |z_i| > window]
+        assert missing < mpmath.mpf("1e-4")
+        assert set(law.support) <= set(brute)
+        for output, p in law.items():
+            low_end, high_end = (ExpNumber.of(p) if isinstance(p, Fraction) else p).bounds(200)
+            # the engine's enclosure meets [brute, brute + missing] (both contain the value)
+            assert mpmath.mpf(high_end.numerator) / high_end.denominator >= brute[output]
+            assert (mpmath.mpf(low_end.numerator) / low_end.denominator
+                    <= brute[output] + missing), output
+
+
+def test_the_running_sums_meet_their_published_budgets_tightly():
+    suite = pufferfish.load(example_path("dp_benchmarks/sums_suite.json"))
+    claims = {"partial_sum": Fraction(1, 2), "running_sum": Fraction(1, 2),
+              "smart_sum": Fraction(1)}
+    for name, claim in claims.items():
+        level = pufferfish.dp_level(suite, name, "l1:1", epsilon=str(claim))
+        assert level.holds, name
+        assert level.budget.relation == "tight", name
+    # Smart Sum is not ε-DP: a budget below its claim fails with a witness
+    assert not pufferfish.dp_level(suite, "smart_sum", "l1:1", epsilon="1/2").holds
