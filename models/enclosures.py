@@ -177,7 +177,8 @@ class Enclosure:
     def _refused(self, *_):
         raise UncertainComparison(
             "this computation compares certified (interval) probabilities, which it cannot do "
-            "exactly: a program with Gaussian noise has output probabilities known only as "
+            "exactly: a program with Gaussian noise, or whose comparisons between integer "
+            "noise values form a cycle, has output probabilities known only as "
             "certified intervals; `pufferfish approximate-dp` (pufferfish.approximate_dp) decides "
             "its (ε, δ) and pure-ε levels from them, and pufferfish.pufferfish_level gives "
             "certified bounds on its Pufferfish level")

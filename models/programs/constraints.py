@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pufferfish.models.programs.cycles import conditioned_mass
 from pufferfish.models.programs.exp_poly import ExpPoly
 
 __all__ = ["NoiseConstraints", "CycleError", "trim_memo", "interned", "mixture", "STEP_MEMO"]
@@ -89,6 +90,8 @@ class NoiseConstraints:
         self._weighted: set[int] = set()  # variables whose law may not have total 1
         self.kernels: dict[tuple[int, int], ExpPoly] = {}  # (u, v): a factor k(x_u − x_v)
         self.replaced: dict[int, dict[int, int]] = {}  # a draw written as a form of others
+        self.chords: list[tuple[int, int, Bound, Bound]] = []  # x_u − x_v ∈ [l, h] on a cycle
+        self._chord_adjacent: dict[int, list[tuple[int, Bound, Bound]]] = {}
 
     def add_variable(self, law: ExpPoly, low: Bound, high: Bound, total_one: bool = True) -> int:
         """A fresh independent variable with ``law`` and support bounds; returns its index.
@@ -107,7 +110,7 @@ class NoiseConstraints:
         """Whether ``x_i`` is a draw no comparison links to another value (it may have bounds):
         it may then become the hidden summand of a sum (:meth:`add_sum`)."""
         return (not self._adjacent[i] and i not in self.replaced
-                and isinstance(self.laws[i], ExpPoly))
+                and i not in self._chord_adjacent and isinstance(self.laws[i], ExpPoly))
 
     def add_sum(self, pivot: int, pivot_sign: int, partner: int, partner_sign: int) -> int:
         """A fresh variable ``w = partner_sign·y`` for the sum ``y = pivot_sign·x_pivot +
@@ -179,7 +182,8 @@ class NoiseConstraints:
             steps += 1
             if steps > self._MAX_PROPAGATION_STEPS:  # a cycle that tightens slowly: stop here
                 return True
-            for other, d_low, d_high in (*self._adjacent[node], *added.get(node, ())):
+            for other, d_low, d_high in (*self._adjacent[node], *added.get(node, ()),
+                                         *self._chord_adjacent.get(node, ())):
                 new_low = _max(lows[other], _add(low, d_low))
                 new_high = _min(highs[other], _add(high, d_high))
                 if new_low != lows[other] or new_high != highs[other]:
@@ -213,7 +217,10 @@ class NoiseConstraints:
         if key not in self.edges and self.connected(u, v):
             plan = self.cycle_plan(u, v, low, high)
             if plan is None:
-                raise CycleError("the comparisons between noise values would form a cycle")
+                if not self.chords_allowed(u, v):
+                    raise CycleError("the comparisons between noise values would form a cycle")
+                self._add_chord(u, v, low, high)
+                return
             if plan == "implied":
                 return
             self._remove_edge(*plan)
@@ -283,6 +290,32 @@ class NoiseConstraints:
                 return (a, b)
         return None
 
+    def chords_allowed(self, u: int, v: int) -> bool:
+        """Whether a comparison ``x_u − x_v ∈ [l, h]`` that closes a genuine cycle may be kept as
+        a chord, its mass then certified by conditioning (:mod:`~pufferfish.models.programs.cycles`):
+        both values integer draws with probability laws of their own (not sums, not the factors
+        of a stepwise program, not Gaussian), and no stepwise factor on the path."""
+        return not self._weighted and all(
+            isinstance(self.laws[i], ExpPoly) and not self.laws[i].continuous
+            and i not in self.replaced for i in (u, v))
+
+    def _add_chord(self, u: int, v: int, low: Bound, high: Bound) -> None:
+        self.chords.append((u, v, low, high))
+        self._chord_adjacent.setdefault(v, []).append((u, low, high))
+        self._chord_adjacent.setdefault(u, []).append(
+            (v, None if high is None else -high, None if low is None else -low))
+        self._propagate(self.lows, self.highs, [u, v], {})
+
+    def forest_mass(self, lows: list[Bound], highs: list[Bound]):
+        """The mass of the forest's constraints (chords left out) with the variables' bounds
+        ``lows``/``highs`` instead of the propagated ones."""
+        saved = self.lows, self.highs
+        self.lows, self.highs = lows, highs
+        try:
+            return self._mass(None)[0]
+        finally:
+            self.lows, self.highs = saved
+
     def _remove_edge(self, a: int, b: int) -> None:
         del self.edges[(min(a, b), max(a, b))]
         self._adjacent[a] = [e for e in self._adjacent[a] if e[0] != b]
@@ -292,7 +325,11 @@ class NoiseConstraints:
 
     def probability(self) -> Fraction:
         """The exact mass of the noise vectors satisfying every constraint (a product over the
-        forest's trees, each summed out leaf to root)."""
+        forest's trees, each summed out leaf to root); with chords, a certified
+        :class:`~pufferfish.models.enclosures.Enclosure`
+        (:func:`~pufferfish.models.programs.cycles.conditioned_mass`)."""
+        if self.chords:
+            return conditioned_mass(self)
         return self._mass(None)[0]
 
     def marginal(self, variable: int) -> ExpPoly:
@@ -307,7 +344,7 @@ class NoiseConstraints:
         x_variable = x]``, :func:`interned`), so that the mass of the constraints with the
         ``keep`` values fixed is the product; ``None`` when two of ``keep`` share a tree (the
         law of the kept values is then no product).  Cost: that of :meth:`probability`."""
-        if len({self._root(v) for v in keep}) < len(keep):
+        if self.chords or len({self._root(v) for v in keep}) < len(keep):
             return None  # the components may over-approximate the trees: refusing is safe
         neighbours = self._neighbours()
         seen: set[int] = set()

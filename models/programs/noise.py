@@ -423,7 +423,8 @@ def _compare(left: Noisy, right: object, strict: bool) -> bool:
         implied = noise.implied_difference(holds[1], holds[2])
         outcomes = [(value, c) for value, c in outcomes
                     if not _disjoint(implied, c[3], c[4], continuous)]
-        if len(outcomes) == 2 and any(noise.cycle_plan(*c[1:]) is None for _, c in outcomes):
+        if len(outcomes) == 2 and any(noise.cycle_plan(*c[1:]) is None for _, c in outcomes) \
+                and not noise.chords_allowed(holds[1], holds[2]):
             raise CycleError(f"comparing {left!r} with {right!r} would make the comparisons "
                              f"between noise values cyclic; the exact engine sums forests of "
                              f"comparisons")
@@ -544,7 +545,8 @@ def output_law(output: object, run: Run) -> list[tuple[object, Fraction]]:
     variables = _noisy_variables(output, [])
     if not variables:
         return [(output, run.weight * run.noise.probability())]
-    if not isinstance(run.noise.laws[variables[-1]], ExpPoly):  # Gaussian: no closed marginal
+    if not isinstance(run.noise.laws[variables[-1]], ExpPoly) or run.noise.chords:
+        # Gaussian noise or a cycle of comparisons: no closed marginal
         concrete = _substitute(output)
         return [(concrete, run.weight * run.noise.probability())]
     last = variables[-1]

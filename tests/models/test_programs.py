@@ -20,7 +20,8 @@ import pufferfish.models.programs.mechanism
 import pufferfish.models.values
 from pufferfish.models.errors import ModelError
 from pufferfish.models.programs import (ProgramError, ProgramMechanism, choice, coin,
-                                        exponential_mechanism, geometric, one_sided_geometric,
+                                        exponential_mechanism, geometric, laplace,
+                                        one_sided_geometric,
                                         program_distribution, uniform)
 from pufferfish.models.programs.exp_poly import ExpPoly
 
@@ -248,9 +249,9 @@ def test_unbounded_output_and_cycles_and_unsupported_arithmetic_are_refused():
     _refused(lambda data: geometric("1/2") - geometric("1/2"), "unbounded difference")
     _refused(lambda data: geometric("1/2") == 0, "== and != are not supported")
 
-    def cycle(data):
-        x, y, z = geometric("1/2"), geometric("1/2"), geometric("1/2")
-        return [x >= y, y >= z, z >= x]
+    def cycle(data):  # continuous noise on a genuine cycle (integer noise is conditioned)
+        x, y, z = laplace(1), laplace(1), laplace(1)
+        return [x >= y, y >= z, z + 1 >= x]
 
     _refused(cycle, "cyclic")
 
