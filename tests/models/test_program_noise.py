@@ -368,7 +368,7 @@ SUITE = {  # mechanism: (does the published claim "ε-DP" hold?, the exact level
     "svt4": (False, None), "svt5": (False, "inf"), "svt6": (False, None),
     "noisy_max_laplace": (True, None), "noisy_max_exponential": (True, Fraction(1)),
     "noisy_histogram": (False, Fraction(3)), "noisy_top_k": (True, None),
-    "noisy_max_gap": (True, None),
+    "noisy_max_gap": (True, None), "svt2": (True, None), "numerical_svt": (True, None),
 }
 
 
@@ -382,8 +382,9 @@ def test_the_laplace_suite_reproduces_the_published_status(epsilon):
     for body in model["mechanisms"].values():
         body["program"]["arguments"]["epsilon"] = epsilon
     model["mechanisms"] = {name: body for name, body in model["mechanisms"].items()
-                           if name in {"svt1", "svt3", "svt5", "noisy_max_exponential",
-                                       "noisy_histogram", "noisy_top_k", "noisy_max_gap"}
+                           if name in {"svt1", "svt2", "svt3", "svt5", "noisy_max_exponential",
+                                       "noisy_histogram", "noisy_top_k", "noisy_max_gap",
+                                       "numerical_svt"}
                            or epsilon == "1/2"}
     from pufferfish.models.files.pufferfish_file import parse_model
 
