@@ -260,6 +260,19 @@ def _end_value(antidifference: Terms, end, side: int) -> Terms:
     return {(0, _UNIT): value} if value else {}
 
 
+def _intervals(cuts, step) -> list[tuple]:
+    """The non-empty intervals ``(low, high)`` the points ``cuts`` start, from −∞ to +∞ (each
+    cut is the first point of an interval; ``None``: an infinite end)."""
+    ordered = sorted(cuts)
+    starts = [None, *ordered]
+    intervals = []
+    for k, low in enumerate(starts):
+        high = None if k == len(ordered) else ordered[k] - step
+        if low is None or high is None or low <= high:
+            intervals.append((low, high))
+    return intervals
+
+
 def _correlation_ranges(a, b, c, d, step, probe_owner):
     """The ranges of ``y`` on which ``x ∈ [max(a, y + c), min(b, y + d)]`` is non-empty and of
     one shape: ``(low, high, lower_is_a, upper_is_b)`` (``None`` ends are infinite)."""
@@ -274,12 +287,9 @@ def _correlation_ranges(a, b, c, d, step, probe_owner):
         cuts.add(domain_low)
     if domain_high is not None:
         cuts.add(domain_high + step)
-    ordered = sorted(cuts)
-    starts = [None, *ordered]
     ranges = []
-    for k, low in enumerate(starts):
-        high = None if k == len(ordered) else ordered[k] - step
-        if low is not None and high is not None and (low > high or (not step and low == high)):
+    for low, high in _intervals(cuts, step):
+        if not step and low is not None and low == high:
             continue
         y = probe_owner._probe(low, high)
         if (domain_low is not None and y < domain_low) or \
@@ -523,14 +533,8 @@ class ExpPoly:
                 points.add(a)
             if b is not None:
                 points.add(b + step)
-        cuts = sorted(points)
-        bounds = [None, *cuts]
-        intervals = [(bounds[k], None if k == len(cuts) else cuts[k] - step)
-                     for k in range(len(cuts) + 1)]
         summed = []
-        for low, high in intervals:
-            if low is not None and high is not None and low > high:
-                continue
+        for low, high in _intervals(points, step):
             probe = self._probe(low, high)
             terms: Terms = {}
             for a, b, t in pieces:
