@@ -144,3 +144,25 @@ def test_cycles_outside_the_conditioning_are_still_refused():
 
     with pytest.raises(ProgramError, match="cycl"):
         program_distribution(sum_on_a_cycle, (0,))
+
+
+@pytest.mark.parametrize("kind", ["cycle", "gaussian"])
+def test_certified_probabilities_on_some_datasets_only_reroute_the_audit(kind):
+    from pufferfish.models.programs import gaussian
+
+    def sometimes(data):
+        if data[0] == 0:  # the first dataset's law is exact
+            return geometric("1/2") >= data[1]
+        if kind == "gaussian":
+            return gaussian(2) >= data[1]
+        x = [q + geometric("1/2") for q in data]
+        return x[0] - x[1] <= 1 and x[1] - x[2] <= 1 and x[0] - x[2] <= 1
+
+    universe = Universe.product(["a", "b", "c"], [[0, 1]] * 3)
+    model = PufferfishModel.build(universe, [UniformPrior("uniform", universe)],
+                                  entry_pairs(universe),
+                                  [ProgramMechanism("m", sometimes, {})])
+    result = pufferfish.audit(model, "1")
+    data = result.to_dict()
+    assert data["certified"] is True
+    assert data["mechanisms"][0]["pufferfish"]["check"] == "pufferfish_certified"

@@ -13,6 +13,9 @@ the model's ``neighbours``, else per-entry DP and, when some record has several 
 per-record DP; ``group`` adds group-``K`` DP.  ``mechanisms`` names the mechanisms to audit (all
 by default); their joint release is audited when there are at least two.
 
+Length: the audit's one entry point, its exact path and the result objects it returns are one
+unit; the block and structured machinery already live in their own modules.
+
 A model without mechanisms has nothing to audit: :func:`audit_model` refuses it with a
 :class:`~pufferfish.models.errors.ModelError` (exit 2 on the command line) instead of reporting
 that an empty set of mechanisms "holds" for every budget.
@@ -27,20 +30,22 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from pufferfish.models.enclosures import UncertainComparison
 from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
-from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS
+from pufferfish.models.kernel import DEFAULT_MAX_OUTPUTS, KernelTable
 from pufferfish.models.model import PufferfishModel
+from pufferfish.models.programs.mechanism import ProgramMechanism
 from pufferfish.models.neighbours import (DEFAULT_MAX_PAIRS, NeighbourRelation, ScannedRelation,
                                           StandardRelation, parse_neighbours)
 from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.models.universe import DEFAULT_MAX_DATASETS, size_text
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
-from pufferfish.models.kernel import KernelTable
 from pufferfish.models.mechanisms import compose, jsonable_output
 from pufferfish.verify.execution import Engine, InProcessEngine, ProgressCallback
 from pufferfish.verify.privacy.audit_plan import AuditPlan, plan_audit
-from pufferfish.verify.privacy.blocks import (BlockSums, audited_secrets, block_plan,
-                                              merge_block_sums, shippable, support_block_sums)
+from pufferfish.verify.privacy.blocks import (BLOCK_DATASETS, BlockSums, audited_secrets,
+                                              block_plan, merge_block_sums, shippable,
+                                              support_block_sums)
 from pufferfish.verify.privacy.composition import CompositionResult, composition_result
 from pufferfish.verify.privacy.dp import (DPResult, dp_level, dp_levels_by_relation,
                                           scan_size_within)
@@ -51,7 +56,6 @@ from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult
                                                   pufferfish_from_joints)
 from pufferfish.verify.program_laws import program_laws, universe_keys
 from pufferfish.verify.report import Explained, compact, table
-from pufferfish.verify.privacy.blocks import BLOCK_DATASETS
 from pufferfish.verify.privacy.certified_audit import certified_audit, has_certified_laws
 from pufferfish.verify.structured.audit import (leakage_from_priors, pufferfish_from_directions,
                                                 structured_leakage, structured_pufferfish,
@@ -306,9 +310,9 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     block, run first, have finished, with a time estimate from their times (their results are
     kept, and the other blocks run meanwhile).
 
-    A model whose mechanisms have certified (interval) probabilities — programs with Gaussian
-    noise — is audited by :func:`~pufferfish.verify.privacy.certified_audit.certified_audit`
-    instead (certified levels, verdicts undecided inside an interval).
+    A model with certified (interval) probabilities — programs with Gaussian noise or cycles of
+    comparisons — is audited by :func:`~pufferfish.verify.privacy.certified_audit.certified_audit`
+    (verdicts undecided inside an interval), also when the exact audit meets one late.
 
     Raises :class:`ModelError` (at ``mechanisms``) when the model has no mechanism: a check that
     finds nothing to check says so rather than passing.
@@ -326,6 +330,19 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
     if any(has_certified_laws(m, first) for m in model.mechanisms.values()):
         return certified_audit(model, list(model.mechanisms.values()), relations, budget,
                                dp_budget, max_datasets, max_outputs, max_pairs, progress)
+    try:
+        return _exact_audit(model, budget, group, max_datasets, max_outputs, progress, engine,
+                            block_progress, announce, relations, dp_budget, max_pairs, method)
+    except UncertainComparison:  # a law with intervals past the first dataset
+        if not any(isinstance(m, ProgramMechanism) for m in model.mechanisms.values()):
+            raise
+        return certified_audit(model, list(model.mechanisms.values()), relations, budget,
+                               dp_budget, max_datasets, max_outputs, max_pairs, progress)
+
+
+def _exact_audit(model: PufferfishModel, budget, group, max_datasets, max_outputs, progress,
+                 engine, block_progress, announce, relations, dp_budget, max_pairs, method):
+    """The exact audit of :func:`audit_model` once the mechanisms and relations are chosen."""
     if model.dp_only:
         from pufferfish.verify.privacy.dp_audit import DP_ONLY_NOTE, dp_levels_only
 

@@ -71,8 +71,8 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
                                "priors, which this model has not", "priors")
     if getattr(audit, "certified", False):
         raise UnsupportedError("a certificate records exact levels; this model's probabilities "
-                               "are certified intervals (Gaussian noise), whose audit has no "
-                               "certificate", "mechanisms")
+                               "are certified intervals (Gaussian noise, or cycles of "
+                               "comparisons), whose audit has no certificate", "mechanisms")
     if model.interval_families:
         names = ", ".join(sorted(model.interval_families))
         raise UnsupportedError(f"the prior family {names} is an infinite set of priors: a "

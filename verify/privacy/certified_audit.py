@@ -47,9 +47,9 @@ from pufferfish.verify.report import Explained, table
 
 __all__ = ["CertifiedAudit", "CertifiedDP", "certified_audit", "has_certified_laws"]
 
-NOTE = ("certified: the output probabilities are certified intervals (Gaussian noise), so each "
-        "level is an interval and a budget inside it is undecided; the joint release and leakage "
-        "are not computed on this path")
+NOTE = ("certified: the output probabilities are certified intervals (Gaussian noise, or cycles "
+        "of comparisons), so each level is an interval and a budget inside it is undecided; the "
+        "joint release and leakage are not computed on this path")
 
 
 def has_certified_laws(mechanism: Mechanism, dataset: Dataset) -> bool:
@@ -64,7 +64,7 @@ def has_certified_laws(mechanism: Mechanism, dataset: Dataset) -> bool:
 
 def _level_text(low, high) -> str:
     """``[a, b]``: certified decimals around ``[log low, log high]`` (rational bounds)."""
-    lower = "0" if low <= 1 else log_bound(low, up=False)
+    lower = "inf" if low == INFINITY else "0" if low <= 1 else log_bound(low, up=False)
     upper = ("inf" if high == INFINITY else "0" if high <= 1 else log_bound(high, up=True))
     return f"[{lower}, {upper}]"
 

@@ -66,7 +66,8 @@ class CertifiedPufferfishResult(Explained):
     @property
     def epsilon(self) -> str:
         """``[a, b]``: certified decimals around the level's interval ``[log lo, log hi]``."""
-        low = "0" if self.lower_ratio <= 1 else log_bound(self.lower_ratio, up=False)
+        low = ("inf" if self.lower_ratio == INFINITY else
+               "0" if self.lower_ratio <= 1 else log_bound(self.lower_ratio, up=False))
         high = ("inf" if self.upper_ratio == INFINITY else
                 "0" if self.upper_ratio <= 1 else log_bound(self.upper_ratio, up=True))
         return f"[{low}, {high}]"
