@@ -24,7 +24,7 @@ import argparse
 
 from pufferfish.cli.common import FINITE_EPSILON_FORMS
 from pufferfish.cli.common import model_file, model_help
-from pufferfish.cli.common import (EXIT_OK, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
+from pufferfish.cli.common import (EXIT_OK, EXIT_UNDECIDED, EXIT_VIOLATED, RATIONAL_FORMS, UsageError,
                                    add_common_options, add_mechanism_option,
                                    add_parameter_options, budget_text, emit, epsilon_help,
                                    integer, load_pufferfish_model, parse_epsilon,
@@ -135,4 +135,9 @@ def run(args: argparse.Namespace) -> int:
                             f"certified lower bound on the least noise", error.path) from None
     emit(args, report.to_dict(), report.explain())
     searched = [r for r in (report.geometric, report.laplace) if r is not None]
-    return EXIT_VIOLATED if any(r.ok is None and r.fail is not None for r in searched) else EXIT_OK
+    if any(r.ok is None and r.fail is not None for r in searched):
+        return EXIT_VIOLATED
+    if report.mechanism is not None:  # --mechanism: its own noise is a check too
+        return {"private": EXIT_OK, "not private": EXIT_VIOLATED}.get(report.mechanism.verdict,
+                                                                      EXIT_UNDECIDED)
+    return EXIT_OK
