@@ -79,11 +79,19 @@ def _window(law, low, high) -> tuple[int, int]:
 
 
 def _cut_set(chords) -> list[int]:
-    """One endpoint of every chord (an endpoint already chosen is reused)."""
+    """Variables covering every chord (each chord has an endpoint among them), chosen greedily:
+    the variable on most uncovered chords first (ties: the smaller index), so a value several
+    chords share is conditioned on once.  Fixing them leaves the forest, each chord a bound."""
+    uncovered = [(u, v) for u, v, _, _ in chords]
     cut: list[int] = []
-    for u, v, _, _ in chords:
-        if u not in cut and v not in cut:
-            cut.append(u)
+    while uncovered:
+        counts: dict[int, int] = {}
+        for u, v in uncovered:
+            counts[u] = counts.get(u, 0) + 1
+            counts[v] = counts.get(v, 0) + 1
+        chosen = min(counts, key=lambda variable: (-counts[variable], variable))
+        cut.append(chosen)
+        uncovered = [(u, v) for u, v in uncovered if chosen not in (u, v)]
     return cut
 
 
