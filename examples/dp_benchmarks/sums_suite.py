@@ -7,12 +7,19 @@ The papers' noise is Laplace of scale 1/ε; a released continuous value has a de
 masses, so here it is the discrete Laplace at α = e^(−ε) (the integer Laplace of the same ε), and
 every released value is clamped to ``[low, high]`` (post-processing of each output: it never
 raises a level).  The neighbour relation is the benchmarks' one, ``l1:1`` (the answers of two
-neighbouring datasets differ by at most 1 in total).
+neighbouring datasets differ by at most 1 in total).  ``epsilon`` may be the symbol ε: the
+claims are then decided for every ε of an interval at once.
 """
 
 from fractions import Fraction
 
-from pufferfish.models.programs import discrete_laplace
+from pufferfish.models.programs import EpsilonSymbol, discrete_laplace
+
+
+def _epsilon(epsilon):
+    """ε given exactly (a number or its text), or as the symbol ε
+    (``pufferfish.dp_for_every_epsilon``)."""
+    return epsilon if isinstance(epsilon, EpsilonSymbol) else Fraction(epsilon)
 
 
 def _clamped(value, low, high):
@@ -21,7 +28,7 @@ def _clamped(value, low, high):
 
 def partial_sum(queries, epsilon, low, high):
     """The sum of the answers plus discrete Laplace noise, released clamped: ε-DP under l1:1."""
-    return _clamped(sum(queries) + discrete_laplace(Fraction(epsilon)), low, high)
+    return _clamped(sum(queries) + discrete_laplace(_epsilon(epsilon)), low, high)
 
 
 def running_sum(queries, epsilon, low, high):
@@ -30,7 +37,7 @@ def running_sum(queries, epsilon, low, high):
     clamping, so the claim is ε-DP under l1:1."""
     total, out = 0, []
     for q in queries:
-        total = total + q + discrete_laplace(Fraction(epsilon))
+        total = total + q + discrete_laplace(_epsilon(epsilon))
         out.append(_clamped(total, low, high))
     return out
 
@@ -46,10 +53,10 @@ def smart_sum(queries, epsilon, block, low, high):
     out = []
     for i, q in enumerate(queries):
         if (i + 1) % block == 0:
-            total = total + block_sum + q + discrete_laplace(Fraction(epsilon))
+            total = total + block_sum + q + discrete_laplace(_epsilon(epsilon))
             running, block_sum = total, 0
         else:
-            running = running + q + discrete_laplace(Fraction(epsilon))
+            running = running + q + discrete_laplace(_epsilon(epsilon))
             block_sum += q
         out.append(_clamped(running, low, high))
     return out

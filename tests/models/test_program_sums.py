@@ -267,3 +267,41 @@ def test_the_running_sums_meet_their_published_budgets_tightly():
         assert level.budget.relation == "tight", name
     # Smart Sum is not ε-DP: a budget below its claim fails with a witness
     assert not pufferfish.dp_level(suite, "smart_sum", "l1:1", epsilon="1/2").holds
+
+
+def test_running_sums_with_epsilon_as_a_symbol_read_back_the_law_at_each_epsilon():
+    from pufferfish.examples.dp_benchmarks import sums_suite
+    from pufferfish.models.programs import EPSILON
+    from pufferfish.verify.privacy.epsilon_range import value_at
+
+    arguments = {"block": 2, "low": -1, "high": 2}
+    symbolic = program_distribution(sums_suite.smart_sum, (1, 0, 1),
+                                    {"epsilon": EPSILON, **arguments})
+    for epsilon in [Fraction(1, 3), Fraction(2)]:
+        direct = program_distribution(sums_suite.smart_sum, (1, 0, 1),
+                                      {"epsilon": epsilon, **arguments})
+        assert set(direct.support) == set(symbolic.support)
+        for output, p in direct.items():
+            ball = value_at(ExpNumber.of(symbolic.prob(output)), epsilon, 128)
+            assert ball.overlaps(ExpNumber.of(p).enclosure(128)), output
+
+
+def test_smart_sum_is_two_epsilon_dp_for_every_epsilon_and_not_better():
+    suite = example_path("dp_benchmarks/sums_suite.json")
+    holds = pufferfish.dp_for_every_epsilon(suite, "smart_sum", "l1:1", factor=2, low="1/10",
+                                            high=4)
+    assert holds.holds
+    fails = pufferfish.dp_for_every_epsilon(suite, "smart_sum", "l1:1", factor="3/2",
+                                            low="1/10", high=4)
+    assert not fails.holds
+    # the counterexample checks out at its ε, exactly: the ratio on its output exceeds e^(3ε/2)
+    from pufferfish.examples.dp_benchmarks import sums_suite
+
+    found = fails.to_dict()["counterexample"]
+    epsilon = Fraction(found["epsilon"])
+    arguments = {"epsilon": epsilon, "block": 2, "low": -1, "high": 3}
+    first = program_distribution(sums_suite.smart_sum, tuple(found["dataset"]), arguments)
+    second = program_distribution(sums_suite.smart_sum, tuple(found["neighbour"]), arguments)
+    p, q = (ExpNumber.of(law.prob(found["output"])) for law in (first, second))
+    bound = ExpNumber.exp(Fraction(3, 2) * epsilon)
+    assert p > bound * q or q > bound * p
