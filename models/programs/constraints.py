@@ -92,6 +92,7 @@ class NoiseConstraints:
         self.replaced: dict[int, dict[int, int]] = {}  # a draw written as a form of others
         self.chords: list[tuple[int, int, Bound, Bound]] = []  # x_u − x_v ∈ [l, h] on a cycle
         self._chord_adjacent: dict[int, list[tuple[int, Bound, Bound]]] = {}
+        self.symbolic = False  # the laws are read with ε as a symbol: no certified chords
 
     def add_variable(self, law: ExpPoly, low: Bound, high: Bound, total_one: bool = True) -> int:
         """A fresh independent variable with ``law`` and support bounds; returns its index.
@@ -294,8 +295,9 @@ class NoiseConstraints:
         """Whether a comparison ``x_u − x_v ∈ [l, h]`` that closes a genuine cycle may be kept as
         a chord, its mass then certified by conditioning (:mod:`~pufferfish.models.programs.cycles`):
         both values integer draws with probability laws of their own (not sums, not the factors
-        of a stepwise program, not Gaussian), and no stepwise factor on the path."""
-        return not self._weighted and all(
+        of a stepwise program, not Gaussian), no stepwise factor on the path, and ε not a symbol
+        (a certified number is not a function of ε)."""
+        return not self._weighted and not self.symbolic and all(
             isinstance(self.laws[i], ExpPoly) and not self.laws[i].continuous
             and i not in self.replaced for i in (u, v))
 

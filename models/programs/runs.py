@@ -41,6 +41,8 @@ class Run:
         """Record a noise draw of ``kind``; a run with ε as a symbol draws only symbolic noise
         (the law of fixed noise mixed with it may change its order with ε)."""
         self.noise_kinds.add(kind)
+        if kind == "symbolic":  # a certified (numeric) mass would not be a function of ε
+            self.noise.symbolic = True
         if len(self.noise_kinds) > 1:
             raise TypeError("a program with ε as a symbol may draw only discrete_laplace noise "
                             "at multiples of ε (c·ε): other noise at a fixed parameter is not "

@@ -166,3 +166,15 @@ def test_certified_probabilities_on_some_datasets_only_reroute_the_audit(kind):
     data = result.to_dict()
     assert data["certified"] is True
     assert data["mechanisms"][0]["pufferfish"]["check"] == "pufferfish_certified"
+
+
+def test_a_cycle_with_epsilon_as_a_symbol_is_refused():
+    from pufferfish.models.programs import EPSILON
+
+    def symbolic_cycle(data, epsilon):
+        x, y, z = (discrete_laplace(epsilon) for _ in range(3))
+        return [x >= y, y >= z, z + 1 >= x]
+
+    with pytest.raises(ProgramError, match="cyclic"):
+        program_distribution(symbolic_cycle, (0,), {"epsilon": EPSILON})
+    assert program_distribution(symbolic_cycle, (0,), {"epsilon": 1})  # certified at a fixed ε
