@@ -305,3 +305,36 @@ def test_smart_sum_is_two_epsilon_dp_for_every_epsilon_and_not_better():
     p, q = (ExpNumber.of(law.prob(found["output"])) for law in (first, second))
     bound = ExpNumber.exp(Fraction(3, 2) * epsilon)
     assert p > bound * q or q > bound * p
+
+
+def _crossing_start(queries):
+    return (0, None)  # the running noisy total, the first step at which it reached 2
+
+
+def _crossing_step(state, i, q):
+    total, first = state
+    if first is not None:
+        return state
+    total = total + q + geometric("1/2")
+    return (0, i) if total >= 2 else (total, None)
+
+
+def _crossing_finish(state):
+    return state[1]
+
+
+def _crossing(queries):
+    state = _crossing_start(queries)
+    for i, q in enumerate(queries):
+        state = _crossing_step(state, i, q)
+    return _crossing_finish(state)
+
+
+def test_a_running_sum_in_a_stepwise_program_has_the_plain_law():
+    from pufferfish.models.programs.steps import stepwise
+
+    merged = stepwise(_crossing_start, _crossing_step, _crossing_finish)(
+        lambda queries: _crossing(queries))
+    for data in [(1, 0, 1), (1, 0, 1, 0, 1, 0, 1)]:
+        assert dict(program_distribution(merged, data).items()) == \
+            dict(program_distribution(_crossing, data).items())
