@@ -18,6 +18,11 @@ key:
   Foundations of Differential Privacy*, §3.6).
 * ``l1:K`` — vectors of query answers: ``0 < Σ_i |D_i − D'_i| <= K`` (the ℓ1 distance of Dwork
   and Roth, §2.3).
+* ``monotone:K`` — vectors of *monotonic* query answers: a pair of ``linf:K`` whose answers all
+  move the same way (``D_i ≤ D'_i`` for every ``i``, or ``D_i ≥ D'_i`` for every ``i``), as
+  counting queries do when one record is added (Lyu, Su and Li, *Understanding the Sparse Vector
+  Technique for Differential Privacy*, PVLDB 2017, §3: the Sparse Vector needs half the noise on
+  its answers then; the INCREASING and DECREASING preconditions of the CheckDP benchmark).
 * ``add_remove:VALUE`` — add or remove one record (unbounded DP, Dwork and Roth, §2.3).
   ``VALUE``, a value of every attribute's domain, marks a missing record.  A record (a part of
   the model's ``records``; by default each attribute) is *absent* when every attribute of it holds
@@ -32,7 +37,7 @@ key:
   order).
 
 ``K`` is a positive integer for ``group`` and a positive exact rational (``1``, ``1/2``, ``0.5``)
-for ``linf`` and ``l1``, which refuse non-numeric domains.  Entry, record and group relations are
+for ``linf``, ``l1`` and ``monotone``, which refuse non-numeric domains.  Entry, record and group relations are
 computed by :mod:`pufferfish.verify.privacy.dp` and :mod:`pufferfish.verify.privacy.dp_blocks`
 (neighbours generated, per-entry DP split into blocks); the others are
 :class:`ScannedRelation`\\ s, whose ordered pairs are generated and counted here.
@@ -62,7 +67,7 @@ DEFAULT_MAX_PAIRS = 10**7
 """Default limit on the ordered pairs of datasets one scan of a relation examines
 (``--max-pairs``)."""
 
-RELATION_FORMS = ("entry, record, group:K, linf:K, l1:K (K a positive rational), "
+RELATION_FORMS = ("entry, record, group:K, linf:K, l1:K, monotone:K (K a positive rational), "
                   "add_remove:VALUE (VALUE marks an absent record) or pairs:FILE (a JSON file "
                   "{\"pairs\": [[dataset, dataset], ...]})")
 """The text forms of a relation, for messages and ``--help``."""
@@ -201,9 +206,16 @@ def _numeric(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | Fraction)
 
 
+def _one_direction(first: Dataset, second: Dataset) -> bool:
+    """Whether no answer goes down from ``first`` to ``second`` or none goes up."""
+    return (all(a <= b for a, b in zip(first, second))
+            or all(a >= b for a, b in zip(first, second)))
+
+
 @dataclass(frozen=True)
 class AnswerDistance(_RuleRelation):
-    """``linf:K`` or ``l1:K`` on vectors of numeric query answers (see the module).
+    """``linf:K``, ``l1:K`` or ``monotone:K`` on vectors of numeric query answers (see the
+    module).
 
     >>> u = Universe.product(["q1", "q2"], [[0, 1, 2]] * 2)
     >>> one = Fraction(1)
@@ -211,6 +223,9 @@ class AnswerDistance(_RuleRelation):
     (False, True)
     >>> sorted(AnswerDistance("l1", Fraction(1)).ordered_pairs(u))[:2]
     [((0, 0), (0, 1)), ((0, 0), (1, 0))]
+    >>> up = AnswerDistance("monotone", one)
+    >>> up.adjacent((0, 0), (1, 1)), up.adjacent((0, 1), (1, 0)), up.scan_size(u)
+    (True, False, 32)
     """
 
     kind: str
@@ -228,7 +243,9 @@ class AnswerDistance(_RuleRelation):
         moves = [abs(a - b) for a, b in zip(first, second)]
         if not any(moves):
             return False
-        return (max(moves) if self.kind == "linf" else sum(moves)) <= self.bound
+        if self.kind == "monotone" and not _one_direction(first, second):
+            return False
+        return (sum(moves) if self.kind == "l1" else max(moves)) <= self.bound
 
     def check(self, universe: Universe, path: str = "neighbours") -> None:
         for name, domain in zip(universe.attributes, universe.domains):
@@ -248,9 +265,10 @@ class AnswerDistance(_RuleRelation):
 
     def _candidates(self, universe: Universe, dataset: Dataset) -> Iterator[Dataset]:
         options = [self._reach(universe, i, v) for i, v in enumerate(dataset)]
-        if self.kind == "linf":
+        if self.kind != "l1":
             for values in cartesian(*([w for w, _ in choice] for choice in options)):
-                if values != dataset:
+                if values != dataset and (self.kind == "linf"
+                                          or _one_direction(dataset, values)):
                     yield values
             return
         # l1: depth-first over the attributes, cutting branches that exceed the bound
@@ -279,10 +297,20 @@ class AnswerDistance(_RuleRelation):
             stack.append(iter(options[len(stack)]))
 
     def _candidate_count(self, universe: Universe, dataset: Dataset) -> int:
+        if self.kind == "monotone":  # the moves all up, or all down; the dataset is in both
+            reach = [self._reach(universe, i, v) for i, v in enumerate(dataset)]
+            return sum(math.prod(sum(1 for w, _ in options if (w - v) * sign >= 0)
+                                 for (options, v) in zip(reach, dataset))
+                       for sign in (1, -1)) - 2
         distances = [[d for _, d in self._reach(universe, i, v)] for i, v in enumerate(dataset)]
         return self._count_within(distances) - 1
 
     def _product_total(self, universe: Universe) -> int:
+        if self.kind == "monotone":  # Σ_D Π_i up_i(D_i) = Π_i Σ_v up_i(v), and the same down
+            return sum(math.prod(sum(1 for v in domain for w in domain
+                                     if 0 <= (w - v) * sign <= self.bound)
+                                 for domain in universe.domains)
+                       for sign in (1, -1)) - 2 * universe.size
         distances = [[abs(v - w) for v in domain for w in domain if abs(v - w) <= self.bound]
                      for domain in universe.domains]
         return self._count_within(distances) - universe.size
@@ -479,8 +507,9 @@ def parse_neighbours(spec: object, universe: Universe, path: str = "neighbours"
 def parse_file_neighbours(raw: object, universe: Universe, path: str = "neighbours"
                           ) -> NeighbourRelation:
     """The ``"neighbours"`` value of a model file: ``"entry"``, ``"record"``, ``"group:K"``,
-    ``"linf:K"``, ``"l1:K"``, ``{"pairs": [[D, D'], ...]}`` or ``{"add_remove": {"absent":
-    VALUE}}`` (a file names no other file, and writes its absent value with its JSON type).
+    ``"linf:K"``, ``"l1:K"``, ``"monotone:K"``, ``{"pairs": [[D, D'], ...]}`` or
+    ``{"add_remove": {"absent": VALUE}}`` (a file names no other file, and writes its absent
+    value with its JSON type).
 
     >>> from pufferfish.models.universe import Universe
     >>> u = Universe.product(["a", "b"], [[0, 1]] * 2)
@@ -493,9 +522,10 @@ def parse_file_neighbours(raw: object, universe: Universe, path: str = "neighbou
         kind = raw.partition(":")[0].strip().lower().replace("-", "_").split(" ")[0]
         if kind in _OBJECT_FORMS:
             raise ModelError(f"in a model file this relation is written {_OBJECT_FORMS[kind]}", path)
-        if kind not in ("entry", "record", "group", "linf", "l1"):
+        if kind not in ("entry", "record", "group", "linf", "l1", "monotone"):
             raise ModelError(f"unknown neighbour relation {raw!r}; use \"entry\", \"record\", "
-                             f"\"group:K\", \"linf:K\", \"l1:K\" (K a positive rational), "
+                             f"\"group:K\", \"linf:K\", \"l1:K\", \"monotone:K\" (K a "
+                             f"positive rational), "
                              f"{_OBJECT_FORMS['pairs']} or {_OBJECT_FORMS['add_remove']}", path)
     return parse_neighbours(raw, universe, path)
 
@@ -515,7 +545,7 @@ def _parse_text(text: str, universe: Universe, path: str) -> NeighbourRelation:
         return StandardRelation(kind)
     if kind == "group" and argument.isdigit() and int(argument) >= 1:
         return StandardRelation("group", int(argument))
-    if kind in ("linf", "l1") and argument:
+    if kind in ("linf", "l1", "monotone") and argument:
         bound = exact(argument, path)
         if bound <= 0:
             raise ModelError(f"the bound of {kind} must be positive, got {argument}", path)

@@ -131,10 +131,10 @@ def audit(model: ModelSource, epsilon: BudgetSource | None = None, *, group: int
     are two or more.  ``neighbours`` (``audit --neighbours``): the relations of the DP levels
     (Definitions 1–3 of Bai et al., Composition for Pufferfish Privacy, §2.1 with these neighbours;
     the forms of :mod:`pufferfish.models.neighbours`: ``"entry"``, ``"record"``, ``"group:K"``,
-    ``"linf:K"``, ``"l1:K"``, ``"add_remove:VALUE"``, ``{"pairs": [[D, D'], ...]}``); default the
-    model's ``neighbours``, else per entry (and per record).  With ``epsilon`` and/or ``epsilon_dp``
-    (``audit --epsilon-dp``, every DP level), ``result.holds`` says whether every budget given is
-    met; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
+    ``"linf:K"``, ``"l1:K"``, ``"monotone:K"``, ``"add_remove:VALUE"``,
+    ``{"pairs": [[D, D'], ...]}``); default the model's ``neighbours``, else per entry (and per
+    record).  With ``epsilon`` and/or ``epsilon_dp`` (``audit --epsilon-dp``, every DP level),
+    ``result.holds`` says whether every budget given is met; without, it is ``None``.  ``engine`` runs the blocks elsewhere, with the same answer:
     ``with pufferfish.verify.execution.engine_from(workers=2) as engine: audit(..., engine=engine)``.
     ``method`` (``audit --method``): ``"structured"`` follows a chain's or network's structure
     and never lists the universe (:mod:`pufferfish.verify.structured`), ``"enumeration"`` lists
@@ -240,8 +240,8 @@ def dp_level(model: ModelSource, mechanism: str | Mechanism, relation=None,
     (Bai et al., Composition for Pufferfish Privacy, §2.1, Definitions 1–3:
     ``max Pr[M(D) = ω] / Pr[M(D') = ω]`` over neighbouring ``D, D'`` and outputs ω), with the worst
     pair and output.  ``relation``: a form of :func:`~pufferfish.models.neighbours.parse_neighbours`
-    — ``"entry"``, ``"record"``, ``"group:K"``, ``"linf:K"`` or ``"l1:K"`` (vectors of numeric query
-    answers), ``"add_remove:VALUE"`` (``VALUE`` marks an absent record), ``"pairs:FILE"`` or
+    — ``"entry"``, ``"record"``, ``"group:K"``, ``"linf:K"``, ``"l1:K"`` or ``"monotone:K"``
+    (vectors of numeric query answers), ``"add_remove:VALUE"`` (``VALUE`` marks an absent record), ``"pairs:FILE"`` or
     ``{"pairs": [[D, D'], ...]}`` — default the model's ``neighbours``, else ``"entry"``.
     Relations other than entry, record and group are refused above ``max_pairs`` ordered pairs.
 

@@ -63,7 +63,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_common_options(parser, outputs=True)
     add_block_option(parser, (
         "a block of a prior, or a block or column slice of the universe (the whole universe "
-        "for explicit universes, records, --group and the --neighbours relations linf, l1 and "
+        "for explicit universes, records, --group and the --neighbours relations linf, l1, monotone and "
         "add_remove); the universe's size is not limited: its memory and time are estimated "
         "first, and it is refused only beyond this machine's memory"))
     parser.add_argument("--max-pairs", type=positive_int, default=DEFAULT_MAX_PAIRS,

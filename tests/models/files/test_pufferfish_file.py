@@ -620,7 +620,7 @@ def answers_file(**extra) -> dict:
 
 @pytest.mark.parametrize("relation, label", [
     ("entry", "entry"), ("record", "record"), ("group:2", "group 2"), ("linf:1", "linf:1"),
-    ("l1:3/2", "l1:3/2"), ({"pairs": [[[0, 0, 0], [1, 1, 1]]]}, "listed pairs (1)"),
+    ("l1:3/2", "l1:3/2"), ("monotone:1", "monotone:1"), ({"pairs": [[[0, 0, 0], [1, 1, 1]]]}, "listed pairs (1)"),
     ({"add_remove": {"absent": 0}}, "add_remove:0")])
 def test_neighbours_are_read_and_written_back(relation, label):
     model = parse_model(answers_file(neighbours=relation))

@@ -47,6 +47,15 @@ def l1(bound):
     return lambda d, e: 0 < sum(abs(a - b) for a, b in zip(d, e)) <= bound
 
 
+def monotone(bound):
+    """linf within ``bound``, every answer moving the same way (written independently of the
+    relation: the differences' signs)."""
+    def adjacent(d, e):
+        signs = {(b > a) - (b < a) for a, b in zip(d, e)} - {0}
+        return d != e and len(signs) == 1 and max(abs(a - b) for a, b in zip(d, e)) <= bound
+    return adjacent
+
+
 def add_remove(absent, records):
     def adjacent(d, e):
         differing = [r for r in records if any(d[i] != e[i] for i in r)]
@@ -125,6 +134,23 @@ def test_pairs_checked_is_the_number_of_ordered_pairs():
     assert AnswerDistance("l1", F(1)).scan_size(u) == 108
 
 
+@pytest.mark.parametrize("bound", [F(1, 2), F(1), F(2), F(5)])
+def test_monotone_pairs_are_the_brute_force_pairs_in_scan_order(bound):
+    """Every ordered pair whose answers all move the same way by at most the bound, each once,
+    dataset by dataset and neighbours in domain order, counted in closed form; on an explicit
+    universe, only its own datasets."""
+    u = Universe.product(["q1", "q2", "q3"], [[0, 1, 2], [0, F(1, 2), 2], [-1, 0]])
+    relation = AnswerDistance("monotone", bound)
+    adjacent = monotone(bound)
+    listed = list(relation.ordered_pairs(u))
+    expected = [(d, e) for d in u.datasets() for e in u.datasets() if adjacent(d, e)]
+    assert listed == expected and relation.scan_size(u) == len(expected)
+    kept = [d for i, d in enumerate(u.datasets()) if i % 3 != 1]
+    explicit = Universe.listed(u.attributes, u.domains, kept)
+    assert set(relation.ordered_pairs(explicit)) == {
+        (d, e) for d in kept for e in kept if adjacent(d, e)}
+
+
 def test_randomized_response_on_answers_by_hand():
     """k-ary randomized response keeping 1/2 (others 1/4 each): 2 per changed answer."""
     u = answers(3)
@@ -146,7 +172,7 @@ def test_rational_bounds_and_answers():
 
 @pytest.mark.parametrize("relation, adjacent", [
     ("linf:1", linf(1)), ("linf:2", linf(2)), ("l1:1", l1(1)), ("l1:2", l1(2)),
-    ("l1:3/2", l1(F(3, 2)))])
+    ("l1:3/2", l1(F(3, 2))), ("monotone:1", monotone(1)), ("monotone:2", monotone(2))])
 @pytest.mark.parametrize("seed", range(3))
 def test_answer_relations_match_the_brute_force(relation, adjacent, seed):
     u = answers(3)
