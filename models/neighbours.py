@@ -47,6 +47,10 @@ computed by :mod:`pufferfish.verify.privacy.dp` and :mod:`pufferfish.verify.priv
 >>> relation = parse_neighbours("linf:1", answers)
 >>> relation.label, relation.scan_size(answers), relation.adjacent((0, 0, 0), (1, 1, 1))
 ('linf:1', 316, True)
+
+Length: every relation's definition, text and file forms, closed-form pair count and generation
+in scan order are one concept, read together by the DP scans; split, each relation would be
+spread over several modules.
 """
 
 from __future__ import annotations
