@@ -37,7 +37,7 @@ NO_MECHANISM = {  # models without mechanisms: the audit refuses them, there is 
 PARAMETRIC = {"geometric_parametric.json", "quickstart_parametric.json"}
 INTERVAL_FAMILY = {"collapse_interval_family.json"}
 TRANSCENDENTAL = {"dp_benchmarks/laplace_suite.json",  # laws in Q(e^(1/n)): no checker yet
-                  "dp_benchmarks/sums_suite.json"}
+                  "dp_benchmarks/sums_suite.json", "dp_benchmarks/checkdp_suite.json"}
 ENCLOSED = {"dp_benchmarks/gaussian_suite.json"}  # Gaussian noise: certified intervals, not exact
 DP_ONLY = {"first_yes.json", "survey_count.json"}  # no priors: no Pufferfish laws to re-derive
 CERTIFIED = [f for f in FILES if f not in {*NOT_AUDITED, *NO_MECHANISM, *PARAMETRIC,
@@ -65,7 +65,8 @@ def test_dp_only_models_are_refused_with_the_reason(name):
 @pytest.mark.parametrize("name", sorted(TRANSCENDENTAL))
 def test_laplace_type_laws_are_refused_with_the_reason(name):
     first = {"dp_benchmarks/laplace_suite.json": "svt5",
-             "dp_benchmarks/sums_suite.json": "partial_sum"}[name]
+             "dp_benchmarks/sums_suite.json": "partial_sum",
+             "dp_benchmarks/checkdp_suite.json": "bad_partial_sum"}[name]
     with pytest.raises(UnsupportedError, match="Q\\(e\\^\\(1/n\\)\\)"):
         certify(name, mechanisms=[first])
 
