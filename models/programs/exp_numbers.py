@@ -317,9 +317,12 @@ class ExpNumber:
         return (self - other).sign() >= 0
 
     def bounds(self, bits: int = 64) -> tuple[Fraction, Fraction]:
-        """Rational lower and upper bounds (the ball's ends, exactly)."""
-        ball = self.enclosure(bits)
-        return _arf_fraction(ball.lower()), _arf_fraction(ball.upper())
+        """Rational lower and upper bounds (the ball's ends, exactly, rounded outwards at
+        ``bits`` bits: at the default 53 bits of arb's context they would be ten orders of
+        magnitude wider than the ball at 128)."""
+        with ctx.workprec(bits):
+            ball = self.enclosure(bits)
+            return _arf_fraction(ball.lower()), _arf_fraction(ball.upper())
 
     def log_bounds(self, bits: int = 64) -> tuple[Fraction, Fraction]:
         """Rational bounds on ``log(self)`` for a positive number (an arb ball's ends)."""
