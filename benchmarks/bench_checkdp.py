@@ -15,7 +15,10 @@ the repository root (never run by CI).  For each program of
   sampled runs the exact level costs (``exact / time per sampled run``).
 
 It prints a Markdown table: the level, whether the claim holds, CheckDP's verdict and whether
-the two agree (the script exits 1 on a disagreement).
+the two agree (the script exits 1 on a disagreement).  With ``--against-exact-comparisons`` each
+level is also computed with every comparison of the DP scan made exactly (``a·d > n·b`` on the
+reduced products, as before :func:`~pufferfish.models.programs.exp_numbers.product_exceeds`
+decided most of them on balls), and the two levels must be equal.
 """
 
 from __future__ import annotations
@@ -70,10 +73,29 @@ def sampled_seconds(entry: dict, dataset: tuple, samples: int) -> float:
                 setattr(module, name, value)
 
 
+def exact_comparisons_seconds(mechanism: str, relation: str, factor: int):
+    """The level with every comparison of the scan made on the exact products, and its time."""
+    from pufferfish.models.kernel import KernelTable
+
+    def exact_test(self):
+        return None if not self.transcendental or self.enclosed else (
+            lambda a, d, n, b: a * d > n * b)
+    saved = KernelTable.ratio_test
+    KernelTable.ratio_test = exact_test
+    try:
+        start = time.perf_counter()
+        level = pufferfish.dp_level(SUITE, mechanism, relation, epsilon=Fraction(factor, 2))
+        return time.perf_counter() - start, level
+    finally:
+        KernelTable.ratio_test = saved
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="mechanisms to run")
     parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--against-exact-comparisons", action="store_true",
+                        help="also time each level with exact comparisons only")
     options = parser.parse_args(argv)
     model = pufferfish.load(SUITE)
     programs = json.loads(SUITE.read_text())["mechanisms"]
@@ -90,6 +112,11 @@ def main(argv=None) -> int:
                                     epsilon=Fraction(factor, 2))
         exact = time.perf_counter() - start
         per_run = sampled_seconds(programs[mechanism]["program"], dataset, options.samples)
+        if options.against_exact_comparisons:
+            exact_only, plain = exact_comparisons_seconds(mechanism, relation, factor)
+            assert plain.to_dict()["epsilon"] == level.to_dict()["epsilon"], mechanism
+            print(f"  {mechanism}: balls first {exact:.1f} s, exact comparisons {exact_only:.1f} s, "
+                  f"ratio {exact_only / exact:.2f}", file=sys.stderr, flush=True)
         as_float = level.to_dict()["epsilon_float"]
         shown = "∞" if math.isinf(as_float) else f"{as_float:.4f}"
         agree = level.holds is (verdict == "proof")

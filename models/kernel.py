@@ -95,6 +95,16 @@ class KernelTable:
                    tuple(row_of[id(dist)] for dist in distributions), denominator, transcendental,
                    enclosed)
 
+    def ratio_test(self):
+        """``None`` when the rows are integers (a scan compares ``a·d > n·b`` inline), else the
+        exact test of ``a·d > n·b`` for numbers of ``Q(e^(1/n))`` that decides most comparisons
+        on their balls (:func:`~pufferfish.models.programs.exp_numbers.product_exceeds`).
+        Certified enclosures are compared by the certified scans, not here."""
+        if not self.transcendental or self.enclosed:
+            return None
+        from pufferfish.models.programs.exp_numbers import product_exceeds
+        return product_exceeds
+
     def prob(self, dataset: Dataset, output: Output) -> Fraction:
         """``Pr[M(dataset) = output]`` as a Fraction."""
         o = self.output_index.get(output)

@@ -47,7 +47,7 @@ from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
 from pufferfish.models.errors import TooLargeError
 
-__all__ = ["ExpNumber", "exact_number", "MAX_SIGN_BITS", "MAX_DEGREE"]
+__all__ = ["ExpNumber", "exact_number", "product_exceeds", "MAX_SIGN_BITS", "MAX_DEGREE"]
 
 MAX_SIGN_BITS = 1 << 16
 """The highest precision tried to separate a nonzero number from 0 (an engine fault beyond)."""
@@ -104,13 +104,13 @@ class ExpNumber:
     and ``fmpq``.  Comparisons with ``< <= > >=`` are decided by :meth:`sign`; ``==`` is exact.
     """
 
-    __slots__ = ("n", "shift", "num", "den", "_hash")
+    __slots__ = ("n", "shift", "num", "den", "_hash", "_ball")
 
     def __init__(self, n: int, shift: int, num, den=_ONE_POLY) -> None:
         """Use :meth:`exp` and :meth:`of`; this reduces ``t^shift·num/den`` (``t = e^(1/n)``)."""
         if den.is_zero():
             raise ZeroDivisionError("division by zero in Q(e^(1/n))")
-        self._hash = None
+        self._hash = self._ball = None
         if num.is_zero():
             self.n, self.shift, self.num, self.den = 1, 0, fmpq_poly([]), _ONE_POLY
             return
@@ -182,7 +182,7 @@ class ExpNumber:
     def __neg__(self) -> "ExpNumber":
         result = object.__new__(ExpNumber)
         result.n, result.shift, result.num, result.den = self.n, self.shift, -self.num, self.den
-        result._hash = None
+        result._hash = result._ball = None
         return result
 
     def __pos__(self) -> "ExpNumber":
@@ -385,6 +385,42 @@ def _coerce(value) -> "ExpNumber":
     if isinstance(value, bool):
         return ExpNumber.of(int(value))
     return NotImplemented
+
+
+def _ball_of(value) -> arb:
+    """A 64-bit ball containing a rational or an :class:`ExpNumber` (kept with the number)."""
+    if type(value) is not ExpNumber:
+        value = Fraction(value)
+        return arb(fmpq(value.numerator, value.denominator))
+    if value._ball is None:
+        value._ball = value.enclosure(64)
+    return value._ball
+
+
+def product_exceeds(a, d, n, b) -> bool:
+    """Whether ``a·d > n·b``, exactly, for rationals and numbers of ``Q(e^(1/n))`` — the test of
+    a ratio ``a/b`` against the largest ratio ``n/d`` so far, as the DP scans make it.
+
+    When one of them is an :class:`ExpNumber`, the products of the four numbers' 64-bit balls
+    (each computed once per number and kept) decide when they are apart — arb's bounds are
+    rigorous, so the answer is the exact one — and the exact sign of ``a·d − n·b`` decides
+    otherwise (ties, near ties).  This skips building and reducing the two products (a
+    polynomial gcd each) for all but the close comparisons.  Rationals are compared exactly.
+
+    >>> third = ExpNumber.exp(Fraction(-1, 3))
+    >>> product_exceeds(third, 2, 1, 1), product_exceeds(third * 3, third, third, third * 3)
+    (True, False)
+    """
+    if type(a) is not ExpNumber and type(b) is not ExpNumber and type(n) is not ExpNumber \
+            and type(d) is not ExpNumber:
+        return a * d > n * b
+    with ctx.workprec(64):
+        left, right = _ball_of(a) * _ball_of(d), _ball_of(n) * _ball_of(b)
+        if left > right:
+            return True
+        if left < right:
+            return False
+    return _coerce(a) * _coerce(d) > _coerce(n) * _coerce(b)
 
 
 def _arf_fraction(value) -> Fraction:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import pufferfish
 from pufferfish.models.programs import (ExpNumber, discrete_laplace, exponential, geometric,
                                         laplace, program_distribution)
+from pufferfish.models.programs.exp_numbers import product_exceeds
 
 DIGITS = 40
 
@@ -68,6 +69,24 @@ def test_field_operations_are_exact_and_agree_with_high_precision_evaluation(x, 
         assert difference.sign() == (1 if ma > mb else -1)
     else:
         assert a == b and hash(a) == hash(b) and abs(ma - mb) < mpmath.mpf("1e-30")
+
+
+@settings(max_examples=80, deadline=None)
+@given(elements, elements, elements, st.sampled_from(["random", "tie", "near tie"]))
+def test_product_exceeds_is_the_exact_comparison(x, y, z, kind):
+    """``a·d > n·b`` decided on balls first gives the exact comparison's answer, on ties (which
+    balls cannot separate) and on numbers apart by 2^-80 (closer than the 64-bit balls) too."""
+    (a, _), (b, _), (n, _) = x, y, z
+    if not b or not n:
+        return
+    d = n * b / a if a else ExpNumber.of(1)
+    if kind == "near tie":
+        d = d + Fraction(1, 2 ** 80)
+    elif kind == "random":
+        d = ExpNumber.exp(Fraction(1, 3)) * 2
+    for first, second, third, fourth in ((a, d, n, b), (n, b, a, d), (a, 1, n, Fraction(1, 2))):
+        assert product_exceeds(first, second, third, fourth) is \
+            ((first * second - third * fourth).sign() > 0)
 
 
 def test_identities_are_exact_equalities():

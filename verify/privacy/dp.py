@@ -313,6 +313,7 @@ class _WorstPairScan:
         self.mechanism = mechanism
         self.keys = len(numbering)
         self.table = KernelTable.build(mechanism, firsts, max_outputs)
+        self.exceeds = self.table.ratio_test()
         self.compared: set[int] = set()
         self.best_num, self.best_den = 0, 1
         self.witness: tuple[int, int, int] | None = None
@@ -326,9 +327,10 @@ class _WorstPairScan:
         if code in self.compared:
             return
         self.compared.add(code)
-        rows = self.table.rows
+        rows, exceeds = self.table.rows, self.exceeds
         for o, (a, b) in enumerate(zip(rows[own], rows[other])):
-            if a and a * self.best_den > self.best_num * b:
+            if a and (a * self.best_den > self.best_num * b if exceeds is None
+                      else exceeds(a, self.best_den, self.best_num, b)):
                 self.best_num, self.best_den, self.witness = a, b, (first, second, o)
                 if not b:
                     self.infinite = True

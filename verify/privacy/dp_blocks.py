@@ -544,14 +544,15 @@ def _first_worst_pair(universe: Universe, mechanism: Mechanism,
     order = np.argsort(first_positions, kind="stable")
     pairs_total = universe.size * sum(len(d) - 1 for d in universe.domains)
     table = KernelTable.build(mechanism, firsts, max_outputs)
-    rows = table.rows
+    rows, exceeds = table.rows, table.ratio_test()
     best_num, best_den, witness = 0, 1, None
     checked = pairs_total
     for k in order:
         code, position = int(distinct[k]), int(first_positions[k])
         row, other_row = rows[code // count], rows[code % count]
         for o, (a, b) in enumerate(zip(row, other_row)):
-            if a and a * best_den > best_num * b:
+            if a and (a * best_den > best_num * b if exceeds is None
+                      else exceeds(a, best_den, best_num, b)):
                 best_num, best_den, witness = a, b, (position, o)
                 if not b:
                     break
