@@ -75,10 +75,9 @@ def svt_monotone(queries, T, c, epsilon):
     return out
 
 
-def gap_sparse_vector(queries, T, c, epsilon, cap):
-    """``gapsparsevector`` (Ding, Wang, Zhang and Kifer, "Free Gap Information", VLDB 2019): an
-    answer above the threshold is released as its gap ``q + ν − (T + ρ)`` (capped at ``cap``),
-    ρ and ν the discrete Lap(2/ε) and Lap(4c/ε).  Claimed ε-DP."""
+def _releasing(queries, T, c, epsilon, release):
+    """Sparse Vector with ρ and ν the discrete Lap(2/ε) and Lap(4c/ε), stopping after ``c``
+    answers above the threshold; an answer above is released as ``release(q + ν, T + ρ)``."""
     rho = _discrete(epsilon, 2)
     out, count = [], 0
     for q in queries:
@@ -86,28 +85,24 @@ def gap_sparse_vector(queries, T, c, epsilon, cap):
             break
         noisy = q + _discrete(epsilon, 4 * c)
         if noisy >= T + rho:
-            out.append(min(noisy - (T + rho), cap))
+            out.append(release(noisy, T + rho))
             count += 1
         else:
             out.append(False)
     return out
+
+
+def gap_sparse_vector(queries, T, c, epsilon, cap):
+    """``gapsparsevector`` (Ding, Wang, Zhang and Kifer, "Free Gap Information", VLDB 2019): an
+    answer above the threshold is released as its gap ``q + ν − (T + ρ)`` (capped at ``cap``).
+    Claimed ε-DP."""
+    return _releasing(queries, T, c, epsilon, lambda noisy, bar: min(noisy - bar, cap))
 
 
 def bad_gap_sparse_vector(queries, T, c, epsilon, low, high):
     """``badgapsparsevector``: as :func:`gap_sparse_vector`, but the noisy answer ``q + ν`` itself
     is released (clamped to ``[low, high]``).  Claimed ε-DP (wrong: it reveals the answer)."""
-    rho = _discrete(epsilon, 2)
-    out, count = [], 0
-    for q in queries:
-        if count >= c:
-            break
-        noisy = q + _discrete(epsilon, 4 * c)
-        if noisy >= T + rho:
-            out.append(_clamped(noisy, low, high))
-            count += 1
-        else:
-            out.append(False)
-    return out
+    return _releasing(queries, T, c, epsilon, lambda noisy, bar: _clamped(noisy, low, high))
 
 
 def num_sparse_vector(queries, T, c, epsilon, low, high):
