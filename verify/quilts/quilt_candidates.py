@@ -184,7 +184,7 @@ class QuiltCandidates:
         g = self.separation
         i = g.index[self.node]
         others = [k for k in range(len(g.nodes)) if k != i]
-        nearby: dict[int, int] = {}          # mask -> X_N mask, for candidates below the largest size
+        nearby: dict[int, int] = {}          # mask -> X_N mask, below the largest size
         root: dict[int, int] = {}            # mask -> its root, for the reducible ones
         smaller: set[int] = set()            # the X_N of the candidates of smaller sizes
         this_size: set[int] = set()

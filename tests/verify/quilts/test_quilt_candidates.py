@@ -9,6 +9,7 @@ max-influence, and the search against the exhaustive exact search (``screen=Fals
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 from itertools import product
 
@@ -176,3 +177,16 @@ def test_a_cut_search_counts_every_candidate():
     result = mqm_bayesnet(family, "1", nodes=["ERRLOWOUTPUT"], max_candidates=1000)
     assert result.notes == ("node ERRLOWOUTPUT: stopped after 1,000 of 68,719,476,736 candidate "
                             "quilts (limit 1,000); raise --max-quilts or lower --max-quilt-size",)
+
+
+def test_the_search_is_sized_by_its_steps():
+    from pufferfish.models.errors import TooLargeError
+    from pufferfish.verify.quilts.markov_quilts import check_search_size
+
+    graph = network("alarm").graph
+    # 1 + 36 + 630 + 7,140 + 58,905 quilts of up to 4 nodes, then 133,288 of 5: 6 steps each
+    assert check_search_size(graph, 37, None, 200_000) == 37 * 200_000 * 6
+    assert check_search_size(graph, 37, 2, 200_000) == 37 * (1 + 36 + 630) * 3
+    refusal = "up to 6 nodes checked against its subsets one node smaller: about 2.6·10^8 steps"
+    with pytest.raises(TooLargeError, match=re.escape(refusal)):
+        check_search_size(graph, 37, None, 10**6)
