@@ -5,7 +5,10 @@ For each node ``X_i``, every Markov quilt ``X_Q`` (Definition 4.2, found by d-se
 :func:`pufferfish.verify.quilts.markov_quilts.enumerate_quilts`) gets its exact max-influence
 (Definition 4.1, :func:`pufferfish.verify.influence.max_influence.network_max_influence`) and its
 certified score ``card(X_N)/(ε − e(X_Q|X_i))`` (:mod:`pufferfish.verify.quilts.scores`);
-``σ_i`` is the least score and ``σ_max = max_i σ_i``.  Chains have the faster search of
+``σ_i`` is the least score and ``σ_max = max_i σ_i``.  :func:`node_search` gives that choice
+exactly while computing few of these: it visits only the candidates whose partition is not a
+smaller one's (:mod:`pufferfish.verify.quilts.quilt_candidates`) and skips those whose certified
+score floor cannot win.  Chains have the faster search of
 :mod:`pufferfish.verify.quilts.chain_search`.
 
 >>> from pufferfish.models.bayesnet import BayesNetFamily
