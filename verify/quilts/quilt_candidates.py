@@ -13,8 +13,8 @@ partition nor an influence:
 **Lemma.**  If ``v ∈ X_Q`` is d-separated from ``X_i`` given ``S = X_Q∖{v}``, then ``X_Q`` and
 ``S`` have the same nearby set ``X_N`` and the same max-influence, ``e(X_Q|X_i) = e(S|X_i)``.
 
-*Proof.*  d-separation is a graphoid (Pearl, *Probabilistic Reasoning in Intelligent Systems*,
-§3.3.1, Theorem 10): for ``w ∉ X_Q ∪ {X_i}``, ``i ⊥ w | S`` with ``i ⊥ v | S`` gives
+*Proof.*  d-separation satisfies the graphoid axioms (Pearl, *Probabilistic Reasoning in
+Intelligent Systems*, §3.3): for ``w ∉ X_Q ∪ {X_i}``, ``i ⊥ w | S`` with ``i ⊥ v | S`` gives
 ``i ⊥ {v, w} | S`` (d-separation of sets is pairwise) and by weak union ``i ⊥ w | S ∪ {v}``;
 conversely ``i ⊥ w | S ∪ {v}`` with ``i ⊥ v | S`` gives ``i ⊥ {v, w} | S`` by contraction and
 ``i ⊥ w | S`` by decomposition.  So ``X_R(X_Q) = X_R(S)∖{v}`` and, ``v`` being remote for ``S``,
