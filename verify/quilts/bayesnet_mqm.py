@@ -5,7 +5,10 @@ For each node ``X_i``, every Markov quilt ``X_Q`` (Definition 4.2, found by d-se
 :func:`pufferfish.verify.quilts.markov_quilts.enumerate_quilts`) gets its exact max-influence
 (Definition 4.1, :func:`pufferfish.verify.influence.max_influence.network_max_influence`) and its
 certified score ``card(X_N)/(ε − e(X_Q|X_i))`` (:mod:`pufferfish.verify.quilts.scores`);
-``σ_i`` is the least score and ``σ_max = max_i σ_i``.  Chains have the faster search of
+``σ_i`` is the least score and ``σ_max = max_i σ_i``.  :func:`node_search` gives that choice
+exactly while computing few of these: it visits only the candidates whose partition is not a
+smaller one's (:mod:`pufferfish.verify.quilts.quilt_candidates`) and skips those whose certified
+score floor cannot win.  Chains have the faster search of
 :mod:`pufferfish.verify.quilts.chain_search`.
 
 >>> from pufferfish.models.bayesnet import BayesNetFamily
@@ -27,8 +30,9 @@ from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.influence.max_influence import network_max_influence
 from pufferfish.verify.numerics.certified import Budget
 from pufferfish.verify.numerics.intervals import log_enclosure
-from pufferfish.verify.quilts.markov_quilts import (DEFAULT_MAX_CANDIDATES, check_search_size,
-                                                    enumerate_quilts)
+from pufferfish.verify.quilts.markov_quilts import (DEFAULT_MAX_CANDIDATES, Quilt,
+                                                    check_search_size, enumerate_quilts)
+from pufferfish.verify.quilts.quilt_candidates import QuiltCandidates
 from pufferfish.verify.quilts.screening import FloatNetwork, influence_ratio_bounds
 from pufferfish.verify.quilts.scores import (SCORE_BITS, MQMResult, NodeChoice, as_budget,
                                              exact_score, sigma_of, worst_choice)
@@ -38,81 +42,105 @@ def node_search(family: BayesNetFamily, node: Node, budget: Budget, max_quilt_si
                 max_candidates: int, minimal_only: bool,
                 screen: bool = True) -> tuple[NodeChoice, str | None]:
     """One node's search of Algorithm 2: its best quilt (least certified score upper end, then
-    lower end; the first found on ties) and the note of an incomplete enumeration, if any.
+    lower end; the first in the enumeration's order on ties) and the note of an incomplete
+    enumeration, if any.
 
-    Without ``screen``: one exact max-influence per enumerated quilt (the reference the screened
-    search is tested against).  With it (the default) the
-    result is the same, with exact max-influences for few quilts: every quilt first gets a
-    certified lower bound ``L_Q`` of its score, ``card(X_N)/(ε − log r)`` for a certified lower
-    bound ``r`` of its max-influence ratio
-    (:func:`~pufferfish.verify.quilts.screening.influence_ratio_bounds`, variable elimination
-    in doubles with a proved error bound; the score
-    increases with the ratio).  The quilt with the least ``L_Q`` is computed exactly first; its
-    certified upper end ``U`` is the bar (the smallest such quilt, to within a relative 10^-9 of
-    the least floor: any quilt would do).  Then the quilts are visited in the enumeration's order,
-    as without screening, and a quilt is skipped when ``L_Q`` exceeds the bar or the upper end of
-    the best quilt so far.  Why the choice is unchanged: the quilt the exhaustive search returns,
-    ``Q*`` (the first of least ``(upper, lower)``), has ``L_{Q*} ≤ score(Q*) ≤ upper(Q*)``, and
-    ``upper(Q*)`` is at most ``U`` and at most every upper end seen before it, so ``Q*`` is never
-    skipped; a skipped quilt has ``upper ≥ score > L_Q`` above an upper end that ``Q*``'s does not
-    exceed, so it could neither be chosen nor tie with ``Q*``.  A float never decides: it only
-    orders the work and, through certified bounds, rules out quilts that cannot win; every score
-    compared is exact.  A quilt whose elimination in doubles is refused (an underflow) is
-    computed exactly.  A quilt that is a quilt already computed plus nodes remote for it has that
-    quilt's max-influence exactly (the private ``_inherited_ratio``), without an elimination."""
+    Without ``screen``: every enumerated quilt
+    (:func:`~pufferfish.verify.quilts.markov_quilts.enumerate_quilts`) gets its exact
+    max-influence (the reference the screened search is tested against).  With it (the default)
+    the result is the same, from the same candidates in the same order, with exact
+    max-influences for few of them:
+
+    1. Only the irreducible candidates are visited
+       (:class:`~pufferfish.verify.quilts.quilt_candidates.QuiltCandidates`).  A reducible one has
+       the ``X_N`` and the exact max-influence of an earlier candidate (that module's lemma), so
+       the same certified score (a function of ``card(X_N)``, the ratio and ε), and the earlier
+       one wins the tie; it is not minimal either (Definition B.1).  It still counts as examined:
+       the cut at ``max_candidates`` and the note are the enumeration's.
+    2. Each visited quilt gets a certified lower bound ``r`` of its max-influence ratio: the
+       largest of those of its immediate subsets ``X_Q∖{v}`` (``e`` grows with the quilt: a
+       marginal's ratio ``Σ P(x_S, x|a) / Σ P(x_S, x|b)`` is at most its largest term ratio, the
+       mediant inequality, and an infinite one has an infinite term), and, unless its floor
+       below already rules it out, the certified float bound
+       (:func:`~pufferfish.verify.quilts.screening.influence_ratio_bounds`: variable elimination in
+       doubles with a proved error bound; an underflow is refused and leaves the subsets' bound).
+       Its score floor ``L_Q = card(X_N)/(ε − log r)`` (the score grows with the ratio) is a
+       certified lower bound of its score.
+    3. A quilt is skipped when ``L_Q`` exceeds the upper end of the best quilt so far; the others
+       get exact max-influences (:func:`network_max_influence`) and scores.
+
+    Why the choice is unchanged: the exhaustive search returns ``Q*``, the first candidate of
+    least ``(upper, lower)``; it is irreducible (1).  ``L_{Q*} ≤ score(Q*) ≤ upper(Q*)``, and
+    ``upper(Q*)`` is at most the upper end of every earlier candidate, so ``Q*`` is never skipped;
+    it is then strictly better than every quilt before it and no later quilt is strictly better,
+    so it is the result.  A float never decides: it only rules out, through certified bounds,
+    quilts that cannot win; every score compared is exact.
+
+    Cost on alarm (37 nodes, the default 200,000 candidates per node, ε = 1): about 55,000
+    irreducible candidates per node, of which about 160 need a float elimination and 2 an exact
+    max-influence (``benchmarks/bench_network_mqm.py``)."""
+    if not screen:
+        return _exhaustive_search(family, node, budget, max_quilt_size, max_candidates,
+                                  minimal_only)
+    candidates = QuiltCandidates(family.graph, node, max_size=max_quilt_size,
+                                 max_candidates=max_candidates)
+    members: list[FloatNetwork] | None = None
+    lows: dict[int, float] = {}           # candidate mask -> certified lower bound of its ratio
+    floors: dict[tuple[int, float], float] = {}
+    best: NodeChoice | None = None
+
+    def floor(card: int, low: float) -> float:
+        if (card, low) not in floors:
+            floors[card, low] = _score_floor(card, low, budget)
+        return floors[card, low]
+
+    for candidate in candidates:
+        low = max((lows[below] for below in candidate.below), default=1.0)
+        lows[candidate.mask] = low
+        if minimal_only and not candidate.minimal:
+            continue
+        bar = math.inf if best is None else best.score.upper
+        card = candidate.card_nearby
+        if floor(card, low) > bar:
+            continue
+        if candidate.quilt:
+            if members is None:
+                members = [FloatNetwork(member) for member in family.members]
+            bounds = influence_ratio_bounds(members, node, candidate.quilt)
+            if bounds is not None and bounds[0] > low:
+                low = lows[candidate.mask] = bounds[0]
+                if floor(card, low) > bar:
+                    continue
+        choice = _exact_choice(family, node, candidates.quilt(candidate), budget)
+        if best is None or ((choice.score.upper, choice.score.lower)
+                            < (best.score.upper, best.score.lower)):
+            best = choice
+    assert best is not None               # the empty quilt comes first and is always computed
+    return best, None if candidates.complete else f"node {node}: {candidates.message}"
+
+
+def _exhaustive_search(family: BayesNetFamily, node: Node, budget: Budget,
+                       max_quilt_size: int | None, max_candidates: int,
+                       minimal_only: bool) -> tuple[NodeChoice, str | None]:
+    """:func:`node_search` without screening: an exact score for every enumerated quilt."""
     enum = enumerate_quilts(family.graph, node, max_size=max_quilt_size,
                             max_candidates=max_candidates)
-    quilts = list(enum.minimal if minimal_only else enum.quilts)
-    exact: dict[int, NodeChoice] = {}
-
-    def choice_of(k: int) -> NodeChoice:
-        if k not in exact:
-            q = quilts[k]
-            ratio = _inherited_ratio(q, exact.values()) if screen else None
-            if ratio is None:
-                ratio = network_max_influence(family, node, q.quilt).max_ratio
-            score = exact_score(q.card_nearby, ratio, budget)
-            lo, hi = log_enclosure(ratio, SCORE_BITS - 10)
-            exact[k] = NodeChoice(node, q, (lo, hi), ratio, score)
-        return exact[k]
-
-    floor = [-math.inf] * len(quilts)
-    bar = math.inf
-    if screen and len(quilts) > 1:
-        members = [FloatNetwork(member) for member in family.members]
-        for k, q in enumerate(quilts):
-            bounds = influence_ratio_bounds(members, node, q.quilt)
-            if bounds is not None:
-                floor[k] = _score_floor(q.card_nearby, bounds[0], budget)
-        least = min(floor)
-        # the bar only prunes, so any quilt sets it: the smallest of those whose floor is
-        # within a relative 10^-9 of the least (the cheapest to compute exactly)
-        first = min((k for k in range(len(quilts)) if floor[k] <= least * (1 + 1e-9)),
-                    key=lambda k: (len(quilts[k].quilt), k))
-        bar = choice_of(first).score.upper
     best: NodeChoice | None = None
-    for k in range(len(quilts)):
-        if floor[k] > min(bar, math.inf if best is None else best.score.upper):
-            continue
-        choice = choice_of(k)
-        score = choice.score
-        if best is None or (score.upper, score.lower) < (best.score.upper, best.score.lower):
+    for quilt in enum.minimal if minimal_only else enum.quilts:
+        choice = _exact_choice(family, node, quilt, budget)
+        if best is None or ((choice.score.upper, choice.score.lower)
+                            < (best.score.upper, best.score.lower)):
             best = choice
     assert best is not None
     return best, None if enum.complete else f"node {node}: {enum.message}"
 
 
-def _inherited_ratio(quilt, known) -> object | None:
-    """The exact max-influence ratio of ``quilt`` when it is a known quilt ``Q`` plus nodes that
-    are remote for ``Q``: those are d-separated from the node given ``X_Q`` in every member's
-    graph, so ``P(x_Q, x_R | a) = P(x_Q | a)·P(x_R | x_Q)`` and every ratio
-    ``P(x_{Q'} | a)/P(x_{Q'} | b)`` is one of ``Q``'s: ``e(X_{Q'} | X_i) = e(X_Q | X_i)``
-    exactly (Definition 4.1).  ``None`` when no known quilt qualifies."""
-    for choice in known:
-        smaller = choice.quilt
-        if smaller.quilt <= quilt.quilt and quilt.quilt - smaller.quilt <= smaller.remote:
-            return choice.ratio
-    return None
+def _exact_choice(family: BayesNetFamily, node: Node, quilt: Quilt, budget: Budget) -> NodeChoice:
+    """``quilt`` with its exact max-influence and certified score."""
+    ratio = network_max_influence(family, node, quilt.quilt).max_ratio
+    score = exact_score(quilt.card_nearby, ratio, budget)
+    lo, hi = log_enclosure(ratio, SCORE_BITS - 10)
+    return NodeChoice(node, quilt, (lo, hi), ratio, score)
 
 
 def _score_floor(card: int, ratio_low: float, budget: Budget) -> float:
@@ -137,8 +165,8 @@ def mqm_bayesnet(family: BayesNetFamily, epsilon: Budget | str, *, nodes: Sequen
     chains (Lemma B.3) but is not proved for general networks (a larger quilt with the same
     ``X_N`` need not contain a minimal one), so the default searches every enumerated quilt.
     Exponential in the number of nodes; bounded by ``max_quilt_size`` and ``max_candidates``, and
-    refused before it starts above :data:`~pufferfish.verify.quilts.markov_quilts.MAX_SEPARATION_TESTS`
-    d-separation tests (:func:`~pufferfish.verify.quilts.markov_quilts.check_search_size`).  A
+    refused before it starts above :data:`~pufferfish.verify.quilts.markov_quilts.MAX_SEARCH_STEPS`
+    steps (:func:`~pufferfish.verify.quilts.markov_quilts.check_search_size`).  A
     node's search is never empty: the trivial quilt ``∅`` (score ``card(X_N)/ε``) is always there.
     On a Dask ``engine`` (:mod:`pufferfish.verify.execution`) each node's search
     (:func:`node_search`) is one task, the family shipped to each worker once; the result is
