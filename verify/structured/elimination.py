@@ -11,7 +11,8 @@ has coefficient ``k`` equal to ``Pr[s ∧ code = k | θ]``.  Polynomials with ra
 form a commutative semiring, so sum-product (variable elimination) computes ``F`` exactly with
 polynomial-valued potentials: each potential entry is ``Π factors · z^{Σ c_v}``.  The prior's
 moral graph is triangulated into a junction tree (a chain's is the path of its steps; a
-network's comes from :func:`networkx.junction_tree`), every factor and every ``z^{c_v}`` is put in
+network's from a greedy elimination order,
+:mod:`~pufferfish.verify.structured.triangulation`), every factor and every ``z^{c_v}`` is put in
 one clique containing its variables, and messages are passed to and from a root (Koller &
 Friedman's two-pass calibration).  Then for every secret ``s`` that is a condition on variables
 inside one separator or clique, ``F_s`` is read off the calibrated tree: the product of the two
@@ -43,7 +44,6 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product as cartesian
 
-import networkx as nx
 from contextlib import nullcontext
 
 from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
@@ -51,6 +51,7 @@ from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
 from pufferfish.models.universe import Universe
+from pufferfish.verify.structured.triangulation import junction_tree
 
 Table = dict[tuple, fmpq_poly]
 """A potential or message: assignment of its variables (in their order) -> polynomial."""
@@ -137,34 +138,10 @@ def _network_factors(network, universe: Universe):
         scope = tuple(position[p] for p in network.parents[node]) + (position[node],)
         table = {key + (x,): p for key, row in network.cpts[node].items() for x, p in row.items()}
         factors.append((scope, table))
-    cliques, edges = junction_tree(network.graph)
+    cliques, edges = junction_tree(network.graph,
+                                   {name: len(universe.domains[k]) for name, k in position.items()})
     cliques = [tuple(sorted(position[v] for v in clique)) for clique in cliques]
     return factors, cliques, edges
-
-
-def junction_tree(graph: nx.DiGraph) -> tuple[list[frozenset], list[tuple[int, int]]]:
-    """A junction tree of a Bayesian network's graph: the maximal cliques of a triangulation of
-    its moral graph (:func:`networkx.complete_to_chordal_graph`), joined by a maximum spanning
-    tree of the clique graph weighted by separator size, which has the running-intersection
-    property for a chordal graph (Koller & Friedman, Probabilistic Graphical Models, §10.4).
-    Independent parts of the network are joined by empty separators.
-
-    >>> cliques, edges = junction_tree(nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d")]))
-    >>> sorted(sorted(c) for c in cliques), len(edges)
-    ([['a', 'b', 'c'], ['c', 'd']], 1)
-    """
-    moral = nx.moral_graph(graph)
-    chordal, _ = nx.complete_to_chordal_graph(moral)
-    cliques = [frozenset(c) for c in nx.chordal_graph_cliques(chordal)]
-    cliques.sort(key=lambda c: sorted(map(str, c)))
-    weighted = nx.Graph()
-    weighted.add_nodes_from(range(len(cliques)))
-    for a in range(len(cliques)):
-        for b in range(a + 1, len(cliques)):
-            # every pair is joined (an empty separator has weight 0): the tree spans the parts
-            weighted.add_edge(a, b, weight=len(cliques[a] & cliques[b]))
-    tree = nx.maximum_spanning_tree(weighted)
-    return cliques, [(a, b) for a, b in tree.edges()]
 
 
 class JunctionTree:
