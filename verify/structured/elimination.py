@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product as cartesian
+from operator import itemgetter
 
 from contextlib import nullcontext
 
@@ -68,14 +69,28 @@ def _fmpq(value: Fraction) -> fmpq:
     return fmpq(value.numerator, value.denominator)
 
 
+def _getter(indices: Sequence[int]):
+    """``assignment -> tuple(assignment[i] for i in indices)``, in C where it can be."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    if indices:
+        (i,) = indices
+        return lambda assignment: (assignment[i],)
+    return lambda assignment: ()
+
+
 class Ring:
     """The polynomials a tree computes with: ``EXACT`` (``fmpq_poly``, exact rationals) or
     ``balls(bits)`` (``arb_poly``: every coefficient a ball certified to contain the exact value,
     computed at ``bits`` bits of working precision).  Ball trees are cheap and let a search
     discard, rigorously, the outputs that cannot attain a maximum; the exact tree decides."""
 
-    def __init__(self, name: str, poly, scalar, bits: int | None = None) -> None:
+    def __init__(self, name: str, poly, scalar, bits: int | None = None,
+                 lift=None) -> None:
         self.name, self.poly, self.scalar, self.bits = name, poly, scalar, bits
+        self.lift = lift
+        """An exact ``fmpq`` as a coefficient of the ring's polynomials (``None``: the ring's
+        monomials are made by :meth:`monomial` from a ``Fraction``)."""
 
     def monomial(self, coefficient: Fraction, exponent: int):
         """``coefficient · z^exponent``."""
@@ -89,13 +104,13 @@ class Ring:
         return self.name
 
 
-EXACT = Ring("exact", fmpq_poly, _fmpq)
+EXACT = Ring("exact", fmpq_poly, _fmpq, lift=lambda value: value)
 """Exact rational polynomials."""
 
 
 def balls(bits: int = 128) -> Ring:
     """Ball polynomials at ``bits`` bits of working precision."""
-    return Ring(f"balls({bits})", arb_poly, lambda value: arb(_fmpq(value)), bits)
+    return Ring(f"balls({bits})", arb_poly, lambda value: arb(_fmpq(value)), bits, arb)
 
 
 def prior_factors(prior: Prior, universe: Universe
@@ -193,6 +208,7 @@ class JunctionTree:
         with ring.precision():
             self._calibrate()
         self._places: dict[frozenset, tuple[str, object]] = {}
+        self._products: tuple = (None, {})     # the last separator read: its message products
         self._single: dict[int, list[tuple[int, int]]] = {}
         for a, others in enumerate(self.neighbours):
             for b in others:
@@ -213,18 +229,27 @@ class JunctionTree:
                    weights: Sequence[Mapping[Hashable, int]]) -> Table:
         clique = self.cliques[k]
         where = {v: i for i, v in enumerate(clique)}
+        lookups = [(_getter([where[v] for v in scope]),
+                    {key: fmpq(p.numerator, p.denominator) for key, p in values.items()})
+                   for scope, values in factors]
+        codes = [(where[v], weights[v]) for v in counted]
+        ring, one = self.ring, fmpq(1)
+        lift = ring.lift if type(ring) is Ring else None
         table: Table = {}
+        bits = 0
         for assignment in cartesian(*(self.domains[v] for v in clique)):
-            p = Fraction(1)
-            for scope, values in factors:
-                p *= values.get(tuple(assignment[where[v]] for v in scope), 0)
-                if not p:
+            p = one
+            for key, values in lookups:
+                q = values.get(key(assignment))
+                if not q:
                     break
-            if p:
-                table[assignment] = self.ring.monomial(p, sum(weights[v][assignment[where[v]]]
-                                                              for v in counted))
-                self._entry_bits[k] = max(self._entry_bits[k], p.numerator.bit_length()
-                                          + p.denominator.bit_length())
+                p *= q
+            else:
+                exponent = sum(weight[assignment[i]] for i, weight in codes)
+                table[assignment] = (ring.poly([0] * exponent + [lift(p)]) if lift else
+                                     ring.monomial(Fraction(int(p.p), int(p.q)), exponent))
+                bits = max(bits, p.p.bit_length() + p.q.bit_length())
+        self._entry_bits[k] = bits
         return table
 
     def message_bytes(self) -> int:
@@ -290,23 +315,27 @@ class JunctionTree:
     def _message(self, source: int, target: int, evidence: Conditions | None = None) -> Table:
         """``Σ_{clique \\ separator} potential · Π messages from the other neighbours``."""
         clique = self.cliques[source]
-        separator = self._separator(source, target)
         where = {v: i for i, v in enumerate(clique)}
-        incoming = [(self._separator(other, source), self.messages[(other, source)])
+        separator = _getter([where[v] for v in self._separator(source, target)])
+        incoming = [(_getter([where[v] for v in self._separator(other, source)]),
+                     self.messages[(other, source)])
                     for other in self.neighbours[source] if other != target]
+        entries = self.potentials[source].items()
+        if evidence:
+            checks = [(where[v], allowed) for v, allowed in evidence.items() if v in where]
+            entries = [(assignment, value) for assignment, value in entries
+                       if all(assignment[i] in allowed for i, allowed in checks)]
         out: Table = {}
-        for assignment, value in self.potentials[source].items():
-            if evidence and not all(assignment[where[v]] in allowed
-                                    for v, allowed in evidence.items() if v in where):
-                continue
-            for sep, message in incoming:
-                factor = message.get(tuple(assignment[where[v]] for v in sep))
+        for assignment, value in entries:
+            for key, message in incoming:
+                factor = message.get(key(assignment))
                 if factor is None:
                     break
                 value = value * factor
             else:
-                key = tuple(assignment[where[v]] for v in separator)
-                out[key] = out[key] + value if key in out else value
+                key = separator(assignment)
+                known = out.get(key)
+                out[key] = value if known is None else known + value
         return out
 
     def _order(self) -> list[tuple[int, int]]:
@@ -335,9 +364,7 @@ class JunctionTree:
         kind, where = self._where(conditions)
         with self.ring.precision():
             if kind == "separator":
-                a, b = where
-                return self._across(self._separator(a, b), self.messages[(a, b)],
-                                    self.messages[(b, a)], conditions)
+                return self._across(where, conditions)
             return self._belief(where, conditions, evidence=kind == "evidence")
 
     def terms(self, conditions: Conditions) -> list[tuple]:
@@ -387,14 +414,27 @@ class JunctionTree:
                 return "clique", k
         return "evidence", 0
 
-    def _across(self, separator: tuple[int, ...], forward: Table, backward: Table,
-                conditions: Conditions) -> fmpq_poly:
+    def _across(self, edge: tuple[int, int], conditions: Conditions) -> fmpq_poly:
+        """``Σ`` over the separator's assignments that satisfy ``conditions`` of the product of
+        the two messages across it; the products of the last separator read are kept, so the
+        secrets on one variable (read in turn) multiply each pair of messages once."""
+        a, b = edge
+        separator = self._separator(a, b)
+        forward, backward = self.messages[(a, b)], self.messages[(b, a)]
+        if self._products[0] != edge:
+            self._products = (edge, {})
+        products = self._products[1]
+        checks = [(separator.index(v), allowed) for v, allowed in conditions.items()]
         total = self.ring.poly()
         for assignment, value in forward.items():
-            if all(assignment[separator.index(v)] in allowed for v, allowed in conditions.items()):
-                other = backward.get(assignment)
-                if other is not None:
-                    total += value * other
+            if all(assignment[i] in allowed for i, allowed in checks):
+                product = products.get(assignment)
+                if product is None:
+                    other = backward.get(assignment)
+                    if other is None:
+                        continue
+                    product = products[assignment] = value * other
+                total += product
         return total
 
     def _belief(self, k: int, conditions: Conditions, evidence: bool = False) -> fmpq_poly:
