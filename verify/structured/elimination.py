@@ -40,6 +40,7 @@ would cost ``O(d^n)``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product as cartesian
@@ -203,7 +204,11 @@ class JunctionTree:
         self._check_memory(self.potential_bytes(), "potentials")
         self.potentials = [self._potential(k, assigned[k], counted[k], weights)
                            for k in range(len(self.cliques))]
-        self.messages: dict[tuple[int, int], Table] = {}
+        self.messages: dict[tuple[int, int], Table] | PathMessages = {}
+        if isinstance(ring.poly, type) and self._is_path():
+            sizes = self._message_sizes()
+            if sum(sizes.values()) > CHECKPOINT_ABOVE:
+                self.messages = PathMessages(self, len(self.cliques) - 1)
         self._check_memory(self.message_bytes(), "messages")
         with ring.precision():
             self._calibrate()
@@ -253,29 +258,41 @@ class JunctionTree:
         return table
 
     def message_bytes(self) -> int:
-        """An estimate of the memory of the calibrated messages, from each clique's share of the
-        code's degree and the bits of its potential's entries: a message from one
-        side of a separator is, per separator assignment, a polynomial of that side's degree
-        whose coefficients have about as many bits as that side's entries together
-        (``O(cliques)`` to compute).  Exact polynomials only; balls and scalars are small."""
+        """An estimate of the memory of the calibrated messages the tree keeps
+        (:meth:`_message_sizes`: all of them, or on a long path the checkpoints and one block
+        per direction, :class:`PathMessages`).  Exact polynomials only; balls and scalars are
+        small."""
         if not isinstance(self.ring.poly, type) or self.ring.bits:
             return 0
+        return self._kept_bytes(self._message_sizes())
+
+    def _message_sizes(self) -> dict[tuple[int, int], int]:
+        """Each message's estimated bytes, from each clique's share of the code's degree and the
+        bits of its potential's entries: a message from one side of a separator is, per
+        separator assignment, a polynomial of that side's degree whose coefficients have about
+        as many bits as that side's entries together (a ball: 48 bytes), ``O(cliques)``."""
         order = self._order()                         # (child, parent), leaves first
         below_degree, below_bits = list(self._degrees), list(self._entry_bits)
         for child, parent in order:
             below_degree[parent] += below_degree[child]
             below_bits[parent] += below_bits[child]
         total_degree, total_bits = below_degree[0], below_bits[0]
-        size = 0
+        sizes = {}
         for child, parent in order:
             assignments = 1
             for v in self._separator(child, parent):
                 assignments *= len(self.domains[v])
-            for degree, bits in ((below_degree[child], below_bits[child]),
-                                 (total_degree - below_degree[child],
-                                  total_bits - below_bits[child])):
-                size += assignments * (degree + 1) * (bits // 8 + 16)
-        return size
+            for key, degree, bits in (((child, parent), below_degree[child], below_bits[child]),
+                                      ((parent, child), total_degree - below_degree[child],
+                                       total_bits - below_bits[child])):
+                word = 48 if self.ring.bits else bits // 8 + 16
+                sizes[key] = assignments * (degree + 1) * word
+        return sizes
+
+    def _kept_bytes(self, sizes: dict[tuple[int, int], int]) -> int:
+        if not isinstance(self.messages, PathMessages):
+            return sum(sizes.values())
+        return self.messages.kept_bytes(sizes)
 
     def potential_bytes(self) -> int:
         """An upper estimate of the memory of the potentials, from the cliques' sizes and their
@@ -349,6 +366,11 @@ class JunctionTree:
                     order.append((other, node))
                     stack.append(other)
         return order[::-1]
+
+    def _is_path(self) -> bool:
+        """Whether the tree is the path ``0 — 1 — … — m`` (a chain's, a product prior's)."""
+        return all(set(others) <= {k - 1, k + 1} for k, others in enumerate(self.neighbours)) \
+            and sum(map(len, self.neighbours)) == 2 * (len(self.cliques) - 1)
 
     def _calibrate(self) -> None:
         order = self._order()
@@ -441,12 +463,15 @@ class JunctionTree:
         """The clique's potential times its incoming messages, summed over the assignments that
         satisfy ``conditions`` (with ``evidence``, messages are recomputed under them)."""
         messages = self.messages
-        if evidence:
-            messages = dict(self.messages)
+        if evidence:        # a collect pass towards k = 0 (the root): only its messages
+            messages = {}
             saved, self.messages = self.messages, messages
             try:
                 for child, parent in self._order():
                     messages[(child, parent)] = self._message(child, parent, conditions)
+                    for other in self.neighbours[child]:    # the child's inputs are spent
+                        if other != parent:
+                            del messages[(other, child)]
             finally:
                 self.messages = saved
         clique = self.cliques[k]
@@ -467,4 +492,83 @@ class JunctionTree:
         return total
 
 
-__all__ = ["JunctionTree", "junction_tree", "prior_factors", "Ring", "EXACT", "balls"]
+CHECKPOINT_ABOVE = 256 * 2**20
+"""Bytes of calibrated messages above which a path keeps checkpoints only (:class:`PathMessages`)."""
+
+
+class PathMessages:
+    """The calibrated messages of a path ``0 — 1 — … — m`` kept in ``O(√m)`` of them: in each
+    direction the messages across every ``step``-th separator (``step = ⌈√m⌉``) and the last one;
+    any other is recomputed from the checkpoint before it in its direction, together with the
+    rest of its block of ``step`` messages (kept until another block of that direction is
+    needed).  Checkpointed two-pass calibration (Griewank, Achieving logarithmic growth of
+    temporal and spatial complexity in reverse automatic differentiation, §2; Binder, Murphy &
+    Russell, Space-efficient inference in dynamic probabilistic networks, §3): reading the
+    separators in the path's order recomputes each message once, so all laws cost about one
+    more calibration, and memory holds ``2(m/step + step)`` messages instead of ``2m``.
+
+    A message ``k → k+1`` (``up``, index ``k``) needs ``k−1 → k``; a message ``k+1 → k``
+    (``down``, index ``k``) needs ``k+2 → k+1``; index ``m−1`` down and ``0`` up need none."""
+
+    def __init__(self, tree: "JunctionTree", edges: int) -> None:
+        self.tree, self.edges = tree, edges
+        self.step = max(1, math.isqrt(edges - 1) + 1) if edges > 1 else 1
+        self.kept: dict[tuple[int, int], Table] = {}
+        self.last: dict[bool, tuple] = {}            # up? -> the message set last
+        self.block: dict[bool, dict] = {True: {}, False: {}}
+
+    def _checkpoint(self, index: int) -> bool:
+        return index % self.step == 0 or index == self.edges - 1
+
+    def __setitem__(self, key: tuple[int, int], value: Table) -> None:
+        a, b = key
+        self.last[a < b] = (key, value)
+        if self._checkpoint(min(a, b)):
+            self.kept[key] = value
+
+    def __getitem__(self, key: tuple[int, int]) -> Table:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def get(self, key: tuple[int, int], default=None):
+        a, b = key
+        if abs(a - b) != 1 or not 0 <= min(a, b) < self.edges:
+            return default
+        if key in self.kept:
+            return self.kept[key]
+        up = a < b
+        last = self.last.get(up)
+        if last is not None and last[0] == key:
+            return last[1]
+        block = self.block[up]
+        if key not in block:
+            block = self._recompute(up, min(a, b))
+        return block[key]
+
+    def _recompute(self, up: bool, index: int) -> dict:
+        base = index // self.step * self.step
+        top = min(base + self.step, self.edges - 1)
+        block = self.block[up] = {}
+        indices = range(base + 1, top) if up else range(top - 1, base, -1)
+        tree = self.tree
+        with tree.ring.precision():
+            for i in indices:
+                key = (i, i + 1) if up else (i + 1, i)
+                block[key] = tree._message(*key)
+        return block
+
+    def kept_bytes(self, sizes: dict[tuple[int, int], int]) -> int:
+        """The estimated bytes kept: the checkpoints, the last message and the largest block
+        of each direction."""
+        total = sum(size for (a, b), size in sizes.items() if self._checkpoint(min(a, b)))
+        for up in (True, False):
+            sides = [sizes.get((i, i + 1) if up else (i + 1, i), 0) for i in range(self.edges)]
+            total += max(sides, default=0)
+            total += max((sum(sides[base + 1:base + self.step])
+                          for base in range(0, self.edges, self.step)), default=0)
+        return total
+
+
+__all__ = ["JunctionTree", "PathMessages", "CHECKPOINT_ABOVE", "junction_tree", "prior_factors", "Ring", "EXACT", "balls"]
