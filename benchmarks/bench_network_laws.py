@@ -25,7 +25,8 @@ agree with the exact laws to 1e-9 (asserted).  Setup and run::
 
     python3 -m venv /tmp/pgvenv && /tmp/pgvenv/bin/pip install pgmpy==1.1.2
     .venv/bin/python benchmarks/bench_network_laws.py --pgmpy /tmp/pgvenv/bin/python
-    .venv/bin/python benchmarks/bench_network_laws.py --pgmpy /tmp/pgvenv/bin/python asia alarm
+    .venv/bin/python benchmarks/bench_network_laws.py --pgmpy /tmp/pgvenv/bin/python asia alarm \\
+        --before /work/main/.venv/bin/python     # today's code too, from the main checkout
 
 Times are the best of ``--repeat`` runs, in CPU seconds of this process (exact) and of the
 reference's process (pgmpy, model construction and queries, not the JSON exchange).
@@ -100,12 +101,14 @@ def reference(spec: dict) -> dict:
 
 def model_of(name: str):
     """The model of network ``name`` (rows renormalised as read), with entry pairs."""
+    import importlib.util
+
     import pufferfish
     from pufferfish.models.bif import load_bif
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.models.conftest import bnlearn_path
 
-    path = bnlearn_path(name)
+    spec = importlib.util.find_spec("pgmpy")      # its wheel ships the networks (not imported)
+    folder = Path(list(spec.submodule_search_locations)[0]) / "utils" / "example_models"
+    path = folder / f"{name}.bif.gz"
     network = load_bif(path, renormalise=True)
     model = pufferfish.load({
         "pufferfish_model": 1, "attributes": list(network.nodes),
@@ -201,6 +204,30 @@ def compare(model, laws: dict, floats: dict) -> float:
     return worst
 
 
+def timed(compute, repeat: int) -> tuple[float, object]:
+    """The least CPU seconds of ``repeat`` calls, and the last result."""
+    best, result = None, None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = compute()
+        elapsed = time.process_time() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best, result
+
+
+def before(python: str, name: str, args) -> str:
+    """Today's exact laws (another checkout's Python), CPU seconds or ``> timeout``."""
+    try:
+        done = subprocess.run([python, __file__, "--exact", name, "--counted", str(args.counted),
+                               "--repeat", str(args.repeat)], capture_output=True, text=True,
+                              check=True, timeout=args.timeout, cwd="/")
+    except subprocess.TimeoutExpired:
+        return f"> {args.timeout:.0f}"
+    except subprocess.CalledProcessError as error:
+        return "refused" if "TooLargeError" in error.stderr else "failed"
+    return f"{json.loads(done.stdout)['seconds']:.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("networks", nargs="*", default=NETWORKS)
@@ -213,16 +240,24 @@ def main() -> None:
                         help="seconds the reference may take on one network")
     parser.add_argument("--max-entries", type=int, default=10**6,
                         help="skip a network whose junction tree's tables hold more entries")
+    parser.add_argument("--before", help="the Python of another checkout (today's code), whose "
+                                         "exact laws are timed too (run from outside this one)")
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--exact", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reference:
         json.dump(reference(json.load(sys.stdin)), sys.stdout)
         return
+    if args.exact:
+        model, _ = model_of(args.exact)
+        json.dump({"seconds": timed(lambda: exact_laws(model, args.exact, args.counted),
+                                    args.repeat)[0]}, sys.stdout)
+        return
     from pufferfish.models.errors import TooLargeError
 
-    print("| network | nodes | secrets | max clique | exact s | pgmpy s | exact / pgmpy | "
+    print("| network | nodes | secrets | max clique | before s | exact s | pgmpy s | exact / pgmpy | "
           "max |exact − pgmpy| |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     from pufferfish.verify.structured.triangulation import junction_tree
 
     for name in args.networks:
@@ -231,36 +266,30 @@ def main() -> None:
         cliques, _ = junction_tree(network.graph, sizes)
         entries = sum(math.prod(sizes[v] for v in clique) for clique in cliques)
         if entries > args.max_entries:
-            print(f"| {name} | {len(network.nodes)} | — | {max(map(len, cliques))} | not run: "
+            print(f"| {name} | {len(network.nodes)} | — | {max(map(len, cliques))} | — | not run: "
                   f"{entries:,} table entries | | | |", flush=True)
             continue
         try:
-            best, laws = None, None
-            for _ in range(args.repeat):
-                start = time.process_time()
-                laws = exact_laws(model, name, args.counted)
-                elapsed = time.process_time() - start
-                best = elapsed if best is None else min(best, elapsed)
+            best, laws = timed(lambda: exact_laws(model, name, args.counted), args.repeat)
         except TooLargeError as error:
-            print(f"| {name} | {len(network.nodes)} | — | — | refused: {error} | | | |",
+            print(f"| {name} | {len(network.nodes)} | — | — | — | refused: {error} | | | |",
                   flush=True)
             continue
-        from pufferfish.verify.structured.elimination import prior_factors
-        _, cliques, _ = prior_factors(model.finite_priors[name], model.universe)
+        old = before(args.before, name, args) if args.before else "—"
         spec = json.dumps(spec_of(network, args.repeat, args.counted))
         try:
             done = subprocess.run([args.pgmpy, __file__, "--reference"], input=spec, text=True,
                                   capture_output=True, check=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:
             print(f"| {name} | {len(network.nodes)} | {len(laws)} | "
-                  f"{max(map(len, cliques))} | {best:.3f} | > {args.timeout:.0f} | — | — |",
+                  f"{max(map(len, cliques))} | {old} | {best:.3f} | > {args.timeout:.0f} | — | — |",
                   flush=True)
             continue
         result = json.loads(done.stdout)
         worst = compare(model, laws, result["laws"])
         assert worst <= TOLERANCE, (name, worst)
         print(f"| {name} | {len(network.nodes)} | {len(laws)} | {max(map(len, cliques))} | "
-              f"{best:.3f} | {result['seconds']:.3f} | {best / result['seconds']:.2f} | "
+              f"{old} | {best:.3f} | {result['seconds']:.3f} | {best / result['seconds']:.2f} | "
               f"{worst:.1e} |", flush=True)
 
 
