@@ -53,6 +53,7 @@ from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
 from pufferfish.models.universe import Universe
+from pufferfish.verify.structured.checkpoints import CHECKPOINT_ABOVE, PathMessages
 from pufferfish.verify.structured.triangulation import junction_tree
 
 Table = dict[tuple, fmpq_poly]
@@ -516,83 +517,5 @@ class JunctionTree:
         return total
 
 
-CHECKPOINT_ABOVE = 256 * 2**20
-"""Bytes of calibrated messages above which a path keeps checkpoints only (:class:`PathMessages`)."""
-
-
-class PathMessages:
-    """The calibrated messages of a path ``0 — 1 — … — m`` kept in ``O(√m)`` of them: in each
-    direction the messages across every ``step``-th separator (``step = ⌈√m⌉``) and the last one;
-    any other is recomputed from the checkpoint before it in its direction, together with the
-    rest of its block of ``step`` messages (kept until another block of that direction is
-    needed).  Checkpointed two-pass calibration (Griewank, Achieving logarithmic growth of
-    temporal and spatial complexity in reverse automatic differentiation, §2; Binder, Murphy &
-    Russell, Space-efficient inference in dynamic probabilistic networks, §3): reading the
-    separators in the path's order recomputes each message once, so all laws cost about one
-    more calibration, and memory holds ``2(m/step + step)`` messages instead of ``2m``.
-
-    A message ``k → k+1`` (``up``, index ``k``) needs ``k−1 → k``; a message ``k+1 → k``
-    (``down``, index ``k``) needs ``k+2 → k+1``; index ``m−1`` down and ``0`` up need none."""
-
-    def __init__(self, tree: "JunctionTree", edges: int) -> None:
-        self.tree, self.edges = tree, edges
-        self.step = max(1, math.isqrt(edges - 1) + 1) if edges > 1 else 1
-        self.kept: dict[tuple[int, int], Table] = {}
-        self.last: dict[bool, tuple] = {}            # up? -> the message set last
-        self.block: dict[bool, dict] = {True: {}, False: {}}
-
-    def _checkpoint(self, index: int) -> bool:
-        return index % self.step == 0 or index == self.edges - 1
-
-    def __setitem__(self, key: tuple[int, int], value: Table) -> None:
-        a, b = key
-        self.last[a < b] = (key, value)
-        if self._checkpoint(min(a, b)):
-            self.kept[key] = value
-
-    def __getitem__(self, key: tuple[int, int]) -> Table:
-        value = self.get(key)
-        if value is None:
-            raise KeyError(key)
-        return value
-
-    def get(self, key: tuple[int, int], default=None):
-        a, b = key
-        if abs(a - b) != 1 or not 0 <= min(a, b) < self.edges:
-            return default
-        if key in self.kept:
-            return self.kept[key]
-        up = a < b
-        last = self.last.get(up)
-        if last is not None and last[0] == key:
-            return last[1]
-        block = self.block[up]
-        if key not in block:
-            block = self._recompute(up, min(a, b))
-        return block[key]
-
-    def _recompute(self, up: bool, index: int) -> dict:
-        base = index // self.step * self.step
-        top = min(base + self.step, self.edges - 1)
-        block = self.block[up] = {}
-        indices = range(base + 1, top) if up else range(top - 1, base, -1)
-        tree = self.tree
-        with tree.ring.precision():
-            for i in indices:
-                key = (i, i + 1) if up else (i + 1, i)
-                block[key] = tree._message(*key)
-        return block
-
-    def kept_bytes(self, sizes: dict[tuple[int, int], int]) -> int:
-        """The estimated bytes kept: the checkpoints, the last message and the largest block
-        of each direction."""
-        total = sum(size for (a, b), size in sizes.items() if self._checkpoint(min(a, b)))
-        for up in (True, False):
-            sides = [sizes.get((i, i + 1) if up else (i + 1, i), 0) for i in range(self.edges)]
-            total += max(sides, default=0)
-            total += max((sum(sides[base + 1:base + self.step])
-                          for base in range(0, self.edges, self.step)), default=0)
-        return total
-
-
-__all__ = ["JunctionTree", "PathMessages", "CHECKPOINT_ABOVE", "junction_tree", "prior_factors", "Ring", "EXACT", "balls"]
+__all__ = ["JunctionTree", "PathMessages", "CHECKPOINT_ABOVE", "junction_tree", "prior_factors",
+           "Ring", "EXACT", "balls"]

@@ -22,7 +22,7 @@ during elimination (only the neighbours of an eliminated node and theirs are res
 >>> sorted(sorted(c) for c in cliques), len(edges)
 ([['a', 'b', 'c'], ['c', 'd']], 1)
 >>> elimination_order(nx.moral_graph(graph), {"a": 2, "b": 2, "c": 2, "d": 2})
-['a', 'b', 'c', 'd']
+['d', 'a', 'b', 'c']
 """
 
 from __future__ import annotations
