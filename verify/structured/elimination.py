@@ -21,7 +21,10 @@ satisfy ``s``.  A secret spread over several cliques is answered by one more col
 its evidence.
 
 Arithmetic is exact: polynomials are python-flint ``fmpq_poly`` (FLINT's rational polynomials,
-a common denominator and integer numerators).  Cost: ``O(Σ_C |table_C| · deg(C))`` coefficient
+a common denominator and integer numerators); a network's tree scales each factor to integers
+(by the lcm of its denominators) and computes with ``fmpz_poly``, dividing each law by the
+product of the scales.  A long path keeps its messages at checkpoints only
+(:mod:`~pufferfish.verify.structured.checkpoints`).  Cost: ``O(Σ_C |table_C| · deg(C))`` coefficient
 operations for the two passes, where ``deg`` is at most the number of codes, then one
 polynomial product per secret read off a separator; for a binary chain of ``n`` attributes and a
 sum (``n + 1`` codes) that is ``O(n)`` polynomial operations of degree ``≤ n``.  Enumeration
