@@ -1,10 +1,10 @@
 """Exact laws of a statistic and each secret on the bnlearn networks, against pgmpy's floats.
 
 For every Bayesian network of the Bayesian Network Repository (bnlearn) that pgmpy's wheel ships
-and the structured audit accepts, the statistic ``K = #{nodes in their first state}`` over the first ``--counted`` nodes of
-the network's file (5 unless told; all of them: pgmpy's tables then grow with the counts' ranges
-squared per clique and it takes minutes on insurance), and every
-secret of the model's entry pairs (``node = value``), this times, in one run:
+and the structured audit accepts, the statistic ``K = #{nodes in their first state}`` over the
+first ``--counted`` nodes of the network's file (5 unless told; over all of them pgmpy's tables
+grow with the counts' ranges squared per clique and it takes minutes from insurance on), and
+every secret of the model's entry pairs (``node = value``), this times, in one run:
 
 - ``exact``: the toolkit's exact laws ``Pr[node = value ∧ K = k | θ]`` for every secret and
   ``k``: the network's factors, its junction tree and calibration
@@ -266,8 +266,8 @@ def main() -> None:
         cliques, _ = junction_tree(network.graph, sizes)
         entries = sum(math.prod(sizes[v] for v in clique) for clique in cliques)
         if entries > args.max_entries:
-            print(f"| {name} | {len(network.nodes)} | — | {max(map(len, cliques))} | — | not run: "
-                  f"{entries:,} table entries | | | |", flush=True)
+            print(f"| {name} | {len(network.nodes)} | — | {max(map(len, cliques))} | — | "
+                  f"not run: {entries:,} table entries | | | |", flush=True)
             continue
         try:
             best, laws = timed(lambda: exact_laws(model, name, args.counted), args.repeat)
@@ -282,7 +282,8 @@ def main() -> None:
                                   capture_output=True, check=True, timeout=args.timeout)
         except subprocess.TimeoutExpired:
             print(f"| {name} | {len(network.nodes)} | {len(laws)} | "
-                  f"{max(map(len, cliques))} | {old} | {best:.3f} | > {args.timeout:.0f} | — | — |",
+                  f"{max(map(len, cliques))} | {old} | {best:.3f} | > {args.timeout:.0f} | — "
+                  f"| — |",
                   flush=True)
             continue
         result = json.loads(done.stdout)
