@@ -255,8 +255,8 @@ def main() -> None:
         return
     from pufferfish.models.errors import TooLargeError
 
-    print("| network | nodes | secrets | max clique | before s | exact s | pgmpy s | exact / pgmpy | "
-          "max |exact − pgmpy| |")
+    print("| network | nodes | secrets | max clique | before s | exact s | pgmpy s | "
+          "exact / pgmpy | max |exact − pgmpy| |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     from pufferfish.verify.structured.triangulation import junction_tree
 

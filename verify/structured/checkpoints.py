@@ -46,7 +46,9 @@ class PathMessages:
     A message ``k → k+1`` (``up``, index ``k``) needs ``k−1 → k``; a message ``k+1 → k``
     (``down``, index ``k``) needs ``k+2 → k+1``; index ``m−1`` down and ``0`` up need none."""
 
-    def __init__(self, tree: "pufferfish.verify.structured.elimination.JunctionTree", edges: int) -> None:
+    def __init__(self, tree, edges: int) -> None:
+        """``tree``: the :class:`~pufferfish.verify.structured.elimination.JunctionTree` whose
+        messages these are (it recomputes them); ``edges``: its ``m`` separators."""
         self.tree, self.edges = tree, edges
         self.step = max(1, math.isqrt(edges - 1) + 1) if edges > 1 else 1
         self.kept: dict[tuple[int, int], dict] = {}
