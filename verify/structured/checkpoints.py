@@ -5,7 +5,7 @@ position (a polynomial of degree up to ``m`` with coefficients of ``O(m)`` bits)
 ``2m`` of them costs ``O(m³)`` bits.  :class:`PathMessages` keeps ``O(√m)`` of them and
 recomputes the others from the checkpoint before them, which is the classical checkpointing of a
 forward-backward pass (Binder, Murphy & Russell, Space-efficient inference in dynamic
-probabilistic networks, §3).
+probabilistic networks).
 
 >>> from pufferfish.models.priors import MarkovPrior
 >>> from pufferfish.models.universe import Universe
@@ -38,8 +38,8 @@ class PathMessages:
     any other is recomputed from the checkpoint before it in its direction, together with the
     rest of its block of ``step`` messages (kept until another block of that direction is
     needed).  Checkpointed two-pass calibration (Griewank, Achieving logarithmic growth of
-    temporal and spatial complexity in reverse automatic differentiation, §2; Binder, Murphy &
-    Russell, Space-efficient inference in dynamic probabilistic networks, §3): reading the
+    temporal and spatial complexity in reverse automatic differentiation; Binder, Murphy &
+    Russell, Space-efficient inference in dynamic probabilistic networks): reading the
     separators in the path's order recomputes each message once, so all laws cost about one
     more calibration, and memory holds ``2(m/step + step)`` messages instead of ``2m``.
 

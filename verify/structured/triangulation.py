@@ -2,15 +2,15 @@
 
 Sum-product on a junction tree costs about the total size of its cliques' tables
 (``Σ_C Π_{v ∈ C} |dom v|``), so the triangulation of the moral graph decides the cost.  The
-greedy heuristics of Koller & Friedman, Probabilistic Graphical Models, §9.4.3.2 (Algorithm
-9.4, "min-fill" and "min-weight") eliminate one node at a time: the node whose elimination adds
-the fewest fill edges between its remaining neighbours (ties: the smallest table of the node
+greedy heuristics of Koller & Friedman, Probabilistic Graphical Models, §9.4.3 (greedy
+orderings, "min-fill" and "min-weight") eliminate one node at a time: the node whose elimination
+adds the fewest fill edges between its remaining neighbours (ties: the smallest table of the node
 and its neighbours), or the node whose table is smallest (ties: the fewest fill edges).  Both
 orders are computed and the one whose cliques hold fewer table entries is kept; ties between
 nodes are broken by their names, so the tree is deterministic.  The cliques of the eliminated
 nodes (node and remaining neighbours) that no other contains are the maximal cliques of a
 chordal completion of the moral graph, and a maximum spanning tree of their intersection graph
-is a junction tree (ibid. §10.4.1, Theorem 10.5).
+is a junction tree (ibid. §10.4).
 
 Cost: ``O(n · d²)`` set operations per order for ``n`` nodes of at most ``d`` neighbours
 during elimination (only the neighbours of an eliminated node and theirs are rescored), then
