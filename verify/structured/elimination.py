@@ -21,7 +21,9 @@ satisfy ``s``.  A secret spread over several cliques is answered by one more col
 its evidence.
 
 Arithmetic is exact: polynomials are python-flint ``fmpq_poly`` (FLINT's rational polynomials,
-a common denominator and integer numerators).  A long path keeps its messages at checkpoints only
+a common denominator and integer numerators); a network's tree scales each factor to integers
+(by the lcm of its denominators) and computes with ``fmpz_poly``, dividing each law by the
+product of the scales.  A long path keeps its messages at checkpoints only
 (:mod:`~pufferfish.verify.structured.checkpoints`).  Cost: ``O(Σ_C |table_C| · deg(C))`` coefficient
 operations for the two passes, where ``deg`` is at most the number of codes, then one
 polynomial product per secret read off a separator; for a binary chain of ``n`` attributes and a
@@ -49,7 +51,7 @@ from operator import itemgetter
 
 from contextlib import nullcontext
 
-from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
+from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
@@ -109,6 +111,21 @@ class Ring:
 
 EXACT = Ring("exact", fmpq_poly, _fmpq, lift=lambda value: value)
 """Exact rational polynomials."""
+
+
+_INTEGER = Ring("integer", fmpz_poly, lambda value: fmpz(value.numerator),
+                lift=lambda value: value.p)
+"""Integer polynomials: a network's exact tree computes with its factors scaled to integers."""
+
+
+def _integer_factors(factors) -> tuple[list, int]:
+    """Each factor times the lcm of its denominators, and the product of those scales."""
+    out, total = [], 1
+    for scope, table in factors:
+        scale = math.lcm(*(p.denominator for p in table.values())) if table else 1
+        out.append((scope, {key: p * scale for key, p in table.items()}))
+        total *= scale
+    return out, total
 
 
 def balls(bits: int = 128) -> Ring:
@@ -180,6 +197,10 @@ class JunctionTree:
         for a, b in edges:
             self.neighbours[a].append(b)
             self.neighbours[b].append(a)
+        self._arith, self._scale = ring, None
+        if ring is EXACT and not self._is_path():   # integers over one denominator
+            factors, scale = _integer_factors(factors)
+            self._arith, self._scale = _INTEGER, fmpq(scale)
         holding: dict[int, list[int]] = {}   # variable -> the cliques holding it, in order
         for k, clique in enumerate(self.cliques):
             for v in clique:
@@ -240,7 +261,7 @@ class JunctionTree:
                     {key: fmpq(p.numerator, p.denominator) for key, p in values.items()})
                    for scope, values in factors]
         codes = [(where[v], weights[v]) for v in counted]
-        ring, one = self.ring, fmpq(1)
+        ring, one = self._arith, fmpq(1)
         lift = ring.lift if type(ring) is Ring else None
         table: Table = {}
         bits = 0
@@ -264,7 +285,7 @@ class JunctionTree:
         (:meth:`_message_sizes`: all of them, or on a long path the checkpoints and one block
         per direction, :class:`PathMessages`).  Exact polynomials only; balls and scalars are
         small."""
-        if not isinstance(self.ring.poly, type) or self.ring.bits:
+        if not isinstance(self._arith.poly, type) or self._arith.bits:
             return 0
         return self._kept_bytes(self._message_sizes())
 
@@ -287,7 +308,7 @@ class JunctionTree:
             for key, degree, bits in (((child, parent), below_degree[child], below_bits[child]),
                                       ((parent, child), total_degree - below_degree[child],
                                        total_bits - below_bits[child])):
-                word = 48 if self.ring.bits else bits // 8 + 16
+                word = 48 if self._arith.bits else bits // 8 + 16
                 sizes[key] = assignments * (degree + 1) * word
         return sizes
 
@@ -303,8 +324,8 @@ class JunctionTree:
         degree plus one coefficients (a word each, exact; a ball each, :func:`balls`).  A
         variable of ``10^5`` values whose value is the statistic (an ``identity`` query) makes
         ``10^5`` monomials of degree up to ``10^5``: ``10^10`` coefficients."""
-        dense = isinstance(self.ring.poly, type)
-        word = 48 if self.ring.bits else 8
+        dense = isinstance(self._arith.poly, type)
+        word = 48 if self._arith.bits else 8
         size = 0
         for clique, degree in zip(self.cliques, self._degrees):
             assignments = 1
@@ -388,8 +409,10 @@ class JunctionTree:
         kind, where = self._where(conditions)
         with self.ring.precision():
             if kind == "separator":
-                return self._across(where, conditions)
-            return self._belief(where, conditions, evidence=kind == "evidence")
+                law = self._across(where, conditions)
+            else:
+                law = self._belief(where, conditions, evidence=kind == "evidence")
+        return law if self._scale is None else fmpq_poly(law) / self._scale
 
     def terms(self, conditions: Conditions) -> list[tuple]:
         """``F_s`` as a sum of products ``Σ_k A_k·B_k`` left unmultiplied: the two messages across
@@ -402,10 +425,13 @@ class JunctionTree:
         a, b = where
         separator = self._separator(a, b)
         backward = self.messages[(b, a)]
-        return [(value, backward[assignment])
-                for assignment, value in self.messages[(a, b)].items()
-                if assignment in backward and all(assignment[separator.index(v)] in allowed
-                                                  for v, allowed in conditions.items())]
+        terms = [(value, backward[assignment])
+                 for assignment, value in self.messages[(a, b)].items()
+                 if assignment in backward and all(assignment[separator.index(v)] in allowed
+                                                   for v, allowed in conditions.items())]
+        if self._scale is None:
+            return terms
+        return [(fmpq_poly(first) / self._scale, fmpq_poly(second)) for first, second in terms]
 
     def mass(self, conditions: Conditions):
         """``F_s(1) = Pr[s | θ]`` (a separator's two messages evaluated at 1, not multiplied)."""
@@ -449,7 +475,7 @@ class JunctionTree:
             self._products = (edge, {})
         products = self._products[1]
         checks = [(separator.index(v), allowed) for v, allowed in conditions.items()]
-        total = self.ring.poly()
+        total = self._arith.poly()
         for assignment, value in forward.items():
             if all(assignment[i] in allowed for i, allowed in checks):
                 product = products.get(assignment)
@@ -478,7 +504,7 @@ class JunctionTree:
                 self.messages = saved
         clique = self.cliques[k]
         where = {v: i for i, v in enumerate(clique)}
-        total = self.ring.poly()
+        total = self._arith.poly()
         for assignment, value in self.potentials[k].items():
             if not all(assignment[where[v]] in allowed
                        for v, allowed in conditions.items() if v in where):
