@@ -11,7 +11,8 @@ has coefficient ``k`` equal to ``Pr[s ∧ code = k | θ]``.  Polynomials with ra
 form a commutative semiring, so sum-product (variable elimination) computes ``F`` exactly with
 polynomial-valued potentials: each potential entry is ``Π factors · z^{Σ c_v}``.  The prior's
 moral graph is triangulated into a junction tree (a chain's is the path of its steps; a
-network's comes from :func:`networkx.junction_tree`), every factor and every ``z^{c_v}`` is put in
+network's from a greedy elimination order,
+:mod:`~pufferfish.verify.structured.triangulation`), every factor and every ``z^{c_v}`` is put in
 one clique containing its variables, and messages are passed to and from a root (Koller &
 Friedman's two-pass calibration).  Then for every secret ``s`` that is a condition on variables
 inside one separator or clique, ``F_s`` is read off the calibrated tree: the product of the two
@@ -20,7 +21,10 @@ satisfy ``s``.  A secret spread over several cliques is answered by one more col
 its evidence.
 
 Arithmetic is exact: polynomials are python-flint ``fmpq_poly`` (FLINT's rational polynomials,
-a common denominator and integer numerators).  Cost: ``O(Σ_C |table_C| · deg(C))`` coefficient
+a common denominator and integer numerators); a network's tree scales each factor to integers
+(by the lcm of its denominators) and computes with ``fmpz_poly``, dividing each law by the
+product of the scales.  A long path keeps its messages at checkpoints only
+(:mod:`~pufferfish.verify.structured.checkpoints`).  Cost: ``O(Σ_C |table_C| · deg(C))`` coefficient
 operations for the two passes, where ``deg`` is at most the number of codes, then one
 polynomial product per secret read off a separator; for a binary chain of ``n`` attributes and a
 sum (``n + 1`` codes) that is ``O(n)`` polynomial operations of degree ``≤ n``.  Enumeration
@@ -39,18 +43,21 @@ would cost ``O(d^n)``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product as cartesian
+from operator import itemgetter
 
-import networkx as nx
 from contextlib import nullcontext
 
-from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
+from flint import arb, arb_poly, ctx, fmpq, fmpq_poly, fmpz, fmpz_poly
 
 from pufferfish.models.errors import TooLargeError, UnsupportedError
 from pufferfish.models.priors import IndependentPrior, MarkovPrior, Prior, UniformPrior
 from pufferfish.models.universe import Universe
+from pufferfish.verify.structured.checkpoints import CHECKPOINT_ABOVE, PathMessages
+from pufferfish.verify.structured.triangulation import junction_tree
 
 Table = dict[tuple, fmpq_poly]
 """A potential or message: assignment of its variables (in their order) -> polynomial."""
@@ -67,14 +74,28 @@ def _fmpq(value: Fraction) -> fmpq:
     return fmpq(value.numerator, value.denominator)
 
 
+def _getter(indices: Sequence[int]):
+    """``assignment -> tuple(assignment[i] for i in indices)``, in C where it can be."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    if indices:
+        (i,) = indices
+        return lambda assignment: (assignment[i],)
+    return lambda assignment: ()
+
+
 class Ring:
     """The polynomials a tree computes with: ``EXACT`` (``fmpq_poly``, exact rationals) or
     ``balls(bits)`` (``arb_poly``: every coefficient a ball certified to contain the exact value,
     computed at ``bits`` bits of working precision).  Ball trees are cheap and let a search
     discard, rigorously, the outputs that cannot attain a maximum; the exact tree decides."""
 
-    def __init__(self, name: str, poly, scalar, bits: int | None = None) -> None:
+    def __init__(self, name: str, poly, scalar, bits: int | None = None,
+                 lift=None) -> None:
         self.name, self.poly, self.scalar, self.bits = name, poly, scalar, bits
+        self.lift = lift
+        """An exact ``fmpq`` as a coefficient of the ring's polynomials (``None``: the ring's
+        monomials are made by :meth:`monomial` from a ``Fraction``)."""
 
     def monomial(self, coefficient: Fraction, exponent: int):
         """``coefficient · z^exponent``."""
@@ -88,13 +109,28 @@ class Ring:
         return self.name
 
 
-EXACT = Ring("exact", fmpq_poly, _fmpq)
+EXACT = Ring("exact", fmpq_poly, _fmpq, lift=lambda value: value)
 """Exact rational polynomials."""
+
+
+_INTEGER = Ring("integer", fmpz_poly, lambda value: fmpz(value.numerator),
+                lift=lambda value: value.p)
+"""Integer polynomials: a network's exact tree computes with its factors scaled to integers."""
+
+
+def _integer_factors(factors) -> tuple[list, int]:
+    """Each factor times the lcm of its denominators, and the product of those scales."""
+    out, total = [], 1
+    for scope, table in factors:
+        scale = math.lcm(*(p.denominator for p in table.values())) if table else 1
+        out.append((scope, {key: p * scale for key, p in table.items()}))
+        total *= scale
+    return out, total
 
 
 def balls(bits: int = 128) -> Ring:
     """Ball polynomials at ``bits`` bits of working precision."""
-    return Ring(f"balls({bits})", arb_poly, lambda value: arb(_fmpq(value)), bits)
+    return Ring(f"balls({bits})", arb_poly, lambda value: arb(_fmpq(value)), bits, arb)
 
 
 def prior_factors(prior: Prior, universe: Universe
@@ -137,34 +173,10 @@ def _network_factors(network, universe: Universe):
         scope = tuple(position[p] for p in network.parents[node]) + (position[node],)
         table = {key + (x,): p for key, row in network.cpts[node].items() for x, p in row.items()}
         factors.append((scope, table))
-    cliques, edges = junction_tree(network.graph)
+    cliques, edges = junction_tree(network.graph,
+                                   {name: len(universe.domains[k]) for name, k in position.items()})
     cliques = [tuple(sorted(position[v] for v in clique)) for clique in cliques]
     return factors, cliques, edges
-
-
-def junction_tree(graph: nx.DiGraph) -> tuple[list[frozenset], list[tuple[int, int]]]:
-    """A junction tree of a Bayesian network's graph: the maximal cliques of a triangulation of
-    its moral graph (:func:`networkx.complete_to_chordal_graph`), joined by a maximum spanning
-    tree of the clique graph weighted by separator size, which has the running-intersection
-    property for a chordal graph (Koller & Friedman, Probabilistic Graphical Models, §10.4).
-    Independent parts of the network are joined by empty separators.
-
-    >>> cliques, edges = junction_tree(nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d")]))
-    >>> sorted(sorted(c) for c in cliques), len(edges)
-    ([['a', 'b', 'c'], ['c', 'd']], 1)
-    """
-    moral = nx.moral_graph(graph)
-    chordal, _ = nx.complete_to_chordal_graph(moral)
-    cliques = [frozenset(c) for c in nx.chordal_graph_cliques(chordal)]
-    cliques.sort(key=lambda c: sorted(map(str, c)))
-    weighted = nx.Graph()
-    weighted.add_nodes_from(range(len(cliques)))
-    for a in range(len(cliques)):
-        for b in range(a + 1, len(cliques)):
-            # every pair is joined (an empty separator has weight 0): the tree spans the parts
-            weighted.add_edge(a, b, weight=len(cliques[a] & cliques[b]))
-    tree = nx.maximum_spanning_tree(weighted)
-    return cliques, [(a, b) for a, b in tree.edges()]
 
 
 class JunctionTree:
@@ -185,6 +197,10 @@ class JunctionTree:
         for a, b in edges:
             self.neighbours[a].append(b)
             self.neighbours[b].append(a)
+        self._arith, self._scale = ring, None
+        if ring is EXACT and not self._is_path():   # integers over one denominator
+            factors, scale = _integer_factors(factors)
+            self._arith, self._scale = _INTEGER, fmpq(scale)
         holding: dict[int, list[int]] = {}   # variable -> the cliques holding it, in order
         for k, clique in enumerate(self.cliques):
             for v in clique:
@@ -211,11 +227,16 @@ class JunctionTree:
         self._check_memory(self.potential_bytes(), "potentials")
         self.potentials = [self._potential(k, assigned[k], counted[k], weights)
                            for k in range(len(self.cliques))]
-        self.messages: dict[tuple[int, int], Table] = {}
+        self.messages: dict[tuple[int, int], Table] | PathMessages = {}
+        if isinstance(ring.poly, type) and self._is_path():
+            sizes = self._message_sizes()
+            if sum(sizes.values()) > CHECKPOINT_ABOVE:
+                self.messages = PathMessages(self, len(self.cliques) - 1)
         self._check_memory(self.message_bytes(), "messages")
         with ring.precision():
             self._calibrate()
         self._places: dict[frozenset, tuple[str, object]] = {}
+        self._products: tuple = (None, {})     # the last separator read: its message products
         self._single: dict[int, list[tuple[int, int]]] = {}
         for a, others in enumerate(self.neighbours):
             for b in others:
@@ -236,44 +257,65 @@ class JunctionTree:
                    weights: Sequence[Mapping[Hashable, int]]) -> Table:
         clique = self.cliques[k]
         where = {v: i for i, v in enumerate(clique)}
+        lookups = [(_getter([where[v] for v in scope]),
+                    {key: fmpq(p.numerator, p.denominator) for key, p in values.items()})
+                   for scope, values in factors]
+        codes = [(where[v], weights[v]) for v in counted]
+        ring, one = self._arith, fmpq(1)
+        lift = ring.lift if type(ring) is Ring else None
         table: Table = {}
+        bits = 0
         for assignment in cartesian(*(self.domains[v] for v in clique)):
-            p = Fraction(1)
-            for scope, values in factors:
-                p *= values.get(tuple(assignment[where[v]] for v in scope), 0)
-                if not p:
+            p = one
+            for key, values in lookups:
+                q = values.get(key(assignment))
+                if not q:
                     break
-            if p:
-                table[assignment] = self.ring.monomial(p, sum(weights[v][assignment[where[v]]]
-                                                              for v in counted))
-                self._entry_bits[k] = max(self._entry_bits[k], p.numerator.bit_length()
-                                          + p.denominator.bit_length())
+                p *= q
+            else:
+                exponent = sum(weight[assignment[i]] for i, weight in codes)
+                table[assignment] = (ring.poly([0] * exponent + [lift(p)]) if lift else
+                                     ring.monomial(Fraction(int(p.p), int(p.q)), exponent))
+                bits = max(bits, p.p.bit_length() + p.q.bit_length())
+        self._entry_bits[k] = bits
         return table
 
     def message_bytes(self) -> int:
-        """An estimate of the memory of the calibrated messages, from each clique's share of the
-        code's degree and the bits of its potential's entries: a message from one
-        side of a separator is, per separator assignment, a polynomial of that side's degree
-        whose coefficients have about as many bits as that side's entries together
-        (``O(cliques)`` to compute).  Exact polynomials only; balls and scalars are small."""
-        if not isinstance(self.ring.poly, type) or self.ring.bits:
+        """An estimate of the memory of the calibrated messages the tree keeps
+        (:meth:`_message_sizes`: all of them, or on a long path the checkpoints and one block
+        per direction, :class:`PathMessages`).  Exact polynomials only; balls and scalars are
+        small."""
+        if not isinstance(self._arith.poly, type) or self._arith.bits:
             return 0
+        return self._kept_bytes(self._message_sizes())
+
+    def _message_sizes(self) -> dict[tuple[int, int], int]:
+        """Each message's estimated bytes, from each clique's share of the code's degree and the
+        bits of its potential's entries: a message from one side of a separator is, per
+        separator assignment, a polynomial of that side's degree whose coefficients have about
+        as many bits as that side's entries together (a ball: 48 bytes), ``O(cliques)``."""
         order = self._order()                         # (child, parent), leaves first
         below_degree, below_bits = list(self._degrees), list(self._entry_bits)
         for child, parent in order:
             below_degree[parent] += below_degree[child]
             below_bits[parent] += below_bits[child]
         total_degree, total_bits = below_degree[0], below_bits[0]
-        size = 0
+        sizes = {}
         for child, parent in order:
             assignments = 1
             for v in self._separator(child, parent):
                 assignments *= len(self.domains[v])
-            for degree, bits in ((below_degree[child], below_bits[child]),
-                                 (total_degree - below_degree[child],
-                                  total_bits - below_bits[child])):
-                size += assignments * (degree + 1) * (bits // 8 + 16)
-        return size
+            for key, degree, bits in (((child, parent), below_degree[child], below_bits[child]),
+                                      ((parent, child), total_degree - below_degree[child],
+                                       total_bits - below_bits[child])):
+                word = 48 if self._arith.bits else bits // 8 + 16
+                sizes[key] = assignments * (degree + 1) * word
+        return sizes
+
+    def _kept_bytes(self, sizes: dict[tuple[int, int], int]) -> int:
+        if not isinstance(self.messages, PathMessages):
+            return sum(sizes.values())
+        return self.messages.kept_bytes(sizes)
 
     def potential_bytes(self) -> int:
         """An upper estimate of the memory of the potentials, from the cliques' sizes and their
@@ -282,8 +324,8 @@ class JunctionTree:
         degree plus one coefficients (a word each, exact; a ball each, :func:`balls`).  A
         variable of ``10^5`` values whose value is the statistic (an ``identity`` query) makes
         ``10^5`` monomials of degree up to ``10^5``: ``10^10`` coefficients."""
-        dense = isinstance(self.ring.poly, type)
-        word = 48 if self.ring.bits else 8
+        dense = isinstance(self._arith.poly, type)
+        word = 48 if self._arith.bits else 8
         size = 0
         for clique, degree in zip(self.cliques, self._degrees):
             assignments = 1
@@ -313,23 +355,27 @@ class JunctionTree:
     def _message(self, source: int, target: int, evidence: Conditions | None = None) -> Table:
         """``Σ_{clique \\ separator} potential · Π messages from the other neighbours``."""
         clique = self.cliques[source]
-        separator = self._separator(source, target)
         where = {v: i for i, v in enumerate(clique)}
-        incoming = [(self._separator(other, source), self.messages[(other, source)])
+        separator = _getter([where[v] for v in self._separator(source, target)])
+        incoming = [(_getter([where[v] for v in self._separator(other, source)]),
+                     self.messages[(other, source)])
                     for other in self.neighbours[source] if other != target]
+        entries = self.potentials[source].items()
+        if evidence:
+            checks = [(where[v], allowed) for v, allowed in evidence.items() if v in where]
+            entries = [(assignment, value) for assignment, value in entries
+                       if all(assignment[i] in allowed for i, allowed in checks)]
         out: Table = {}
-        for assignment, value in self.potentials[source].items():
-            if evidence and not all(assignment[where[v]] in allowed
-                                    for v, allowed in evidence.items() if v in where):
-                continue
-            for sep, message in incoming:
-                factor = message.get(tuple(assignment[where[v]] for v in sep))
+        for assignment, value in entries:
+            for key, message in incoming:
+                factor = message.get(key(assignment))
                 if factor is None:
                     break
                 value = value * factor
             else:
-                key = tuple(assignment[where[v]] for v in separator)
-                out[key] = out[key] + value if key in out else value
+                key = separator(assignment)
+                known = out.get(key)
+                out[key] = value if known is None else known + value
         return out
 
     def _order(self) -> list[tuple[int, int]]:
@@ -343,6 +389,11 @@ class JunctionTree:
                     order.append((other, node))
                     stack.append(other)
         return order[::-1]
+
+    def _is_path(self) -> bool:
+        """Whether the tree is the path ``0 — 1 — … — m`` (a chain's, a product prior's)."""
+        return all(set(others) <= {k - 1, k + 1} for k, others in enumerate(self.neighbours)) \
+            and sum(map(len, self.neighbours)) == 2 * (len(self.cliques) - 1)
 
     def _calibrate(self) -> None:
         order = self._order()
@@ -358,10 +409,10 @@ class JunctionTree:
         kind, where = self._where(conditions)
         with self.ring.precision():
             if kind == "separator":
-                a, b = where
-                return self._across(self._separator(a, b), self.messages[(a, b)],
-                                    self.messages[(b, a)], conditions)
-            return self._belief(where, conditions, evidence=kind == "evidence")
+                law = self._across(where, conditions)
+            else:
+                law = self._belief(where, conditions, evidence=kind == "evidence")
+        return law if self._scale is None else fmpq_poly(law) / self._scale
 
     def terms(self, conditions: Conditions) -> list[tuple]:
         """``F_s`` as a sum of products ``Σ_k A_k·B_k`` left unmultiplied: the two messages across
@@ -374,10 +425,13 @@ class JunctionTree:
         a, b = where
         separator = self._separator(a, b)
         backward = self.messages[(b, a)]
-        return [(value, backward[assignment])
-                for assignment, value in self.messages[(a, b)].items()
-                if assignment in backward and all(assignment[separator.index(v)] in allowed
-                                                  for v, allowed in conditions.items())]
+        terms = [(value, backward[assignment])
+                 for assignment, value in self.messages[(a, b)].items()
+                 if assignment in backward and all(assignment[separator.index(v)] in allowed
+                                                   for v, allowed in conditions.items())]
+        if self._scale is None:
+            return terms
+        return [(fmpq_poly(first) / self._scale, fmpq_poly(second)) for first, second in terms]
 
     def mass(self, conditions: Conditions):
         """``F_s(1) = Pr[s | θ]`` (a separator's two messages evaluated at 1, not multiplied)."""
@@ -410,31 +464,47 @@ class JunctionTree:
                 return "clique", k
         return "evidence", 0
 
-    def _across(self, separator: tuple[int, ...], forward: Table, backward: Table,
-                conditions: Conditions) -> fmpq_poly:
-        total = self.ring.poly()
+    def _across(self, edge: tuple[int, int], conditions: Conditions) -> fmpq_poly:
+        """``Σ`` over the separator's assignments that satisfy ``conditions`` of the product of
+        the two messages across it; the products of the last separator read are kept, so the
+        secrets on one variable (read in turn) multiply each pair of messages once."""
+        a, b = edge
+        separator = self._separator(a, b)
+        forward, backward = self.messages[(a, b)], self.messages[(b, a)]
+        if self._products[0] != edge:
+            self._products = (edge, {})
+        products = self._products[1]
+        checks = [(separator.index(v), allowed) for v, allowed in conditions.items()]
+        total = self._arith.poly()
         for assignment, value in forward.items():
-            if all(assignment[separator.index(v)] in allowed for v, allowed in conditions.items()):
-                other = backward.get(assignment)
-                if other is not None:
-                    total += value * other
+            if all(assignment[i] in allowed for i, allowed in checks):
+                product = products.get(assignment)
+                if product is None:
+                    other = backward.get(assignment)
+                    if other is None:
+                        continue
+                    product = products[assignment] = value * other
+                total += product
         return total
 
     def _belief(self, k: int, conditions: Conditions, evidence: bool = False) -> fmpq_poly:
         """The clique's potential times its incoming messages, summed over the assignments that
         satisfy ``conditions`` (with ``evidence``, messages are recomputed under them)."""
         messages = self.messages
-        if evidence:
-            messages = dict(self.messages)
+        if evidence:        # a collect pass towards k = 0 (the root): only its messages
+            messages = {}
             saved, self.messages = self.messages, messages
             try:
                 for child, parent in self._order():
                     messages[(child, parent)] = self._message(child, parent, conditions)
+                    for other in self.neighbours[child]:    # the child's inputs are spent
+                        if other != parent:
+                            del messages[(other, child)]
             finally:
                 self.messages = saved
         clique = self.cliques[k]
         where = {v: i for i, v in enumerate(clique)}
-        total = self.ring.poly()
+        total = self._arith.poly()
         for assignment, value in self.potentials[k].items():
             if not all(assignment[where[v]] in allowed
                        for v, allowed in conditions.items() if v in where):
@@ -450,4 +520,5 @@ class JunctionTree:
         return total
 
 
-__all__ = ["JunctionTree", "junction_tree", "prior_factors", "Ring", "EXACT", "balls"]
+__all__ = ["JunctionTree", "PathMessages", "CHECKPOINT_ABOVE", "junction_tree", "prior_factors",
+           "Ring", "EXACT", "balls"]
