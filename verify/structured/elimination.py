@@ -282,7 +282,7 @@ class JunctionTree:
 
     def message_bytes(self) -> int:
         """An estimate of the memory of the calibrated messages the tree keeps
-        (:meth:`_message_sizes`: all of them, or on a long path the checkpoints and one block
+        (``_message_sizes``: all of them, or on a long path the checkpoints and one block
         per direction, :class:`PathMessages`).  Exact polynomials only; balls and scalars are
         small."""
         if not isinstance(self._arith.poly, type) or self._arith.bits:
