@@ -57,8 +57,11 @@ class CompositionResult(Explained):
         return ratio_key(self.joint.level_ratio) > ratio_key(self.linear_bound)
 
     @property
-    def holds(self) -> bool:
-        """Linear composition holds on this instance (and the budget, if one was given)."""
+    def holds(self) -> bool | None:
+        """Linear composition holds on this instance (and the budget, if one was given);
+        ``None`` when the joint level is vacuous (it constrains nothing, so it proves nothing)."""
+        if self.vacuous:
+            return None
         return not self.super_linear and (self.budget is None or self.budget.holds)
 
     def to_dict(self) -> dict:

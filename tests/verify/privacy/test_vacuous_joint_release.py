@@ -30,6 +30,8 @@ def test_a_vacuous_joint_release_says_so(method):
                            "applies")
     assert "within the linear bound" not in text and "ε = 0" not in text
     assert composition.to_dict()["vacuous"] is True
+    # a level that constrains nothing proves nothing: no verdict, in Python and in JSON
+    assert composition.holds is None and composition.to_dict()["holds"] is None
 
 
 def test_a_constrained_joint_release_keeps_its_comparison():
@@ -37,6 +39,7 @@ def test_a_constrained_joint_release_keeps_its_comparison():
                                                        "x2": {"0": "1/2", "1": "1/2"}}}})
     composition = audit_model(load(model)).composition
     assert not composition.vacuous and composition.to_dict()["vacuous"] is False
+    assert composition.to_dict()["holds"] is True
     assert "vs sum of levels" in composition.explain()
 
 
