@@ -10,8 +10,7 @@ A mechanism ``M`` maps each dataset ``D`` to the exact distribution of ``M(D)``.
   integer query, the result clamped to ``[min, max]`` with the clamped mass on the ends;
 * :class:`RandomizedResponse` — per entry: report the true value with probability ``keep``,
   otherwise a uniformly random *other* value of the attribute's domain;
-* :class:`Composition` — independent runs on the same dataset, the output is the tuple of outputs
-  (``repeat(k)`` is the composition of ``k`` copies);
+* :class:`Composition` — independent runs on one dataset, the tuple of outputs (``repeat(k)``);
 * :class:`PostProcessed` — a stochastic map applied to a mechanism's output;
 * :class:`FunctionMechanism` — any Python function returning a :class:`Distribution` (builders).
 
@@ -28,7 +27,6 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from math import prod
 
 from pufferfish.models.distribution import Distribution, product_distribution
 from pufferfish.models.errors import ModelError, TooLargeError, UnsupportedError
@@ -152,6 +150,10 @@ class Mechanism(ABC):
     def parts(self) -> tuple["Mechanism", ...]:
         """Mechanisms this one is built from (for writers that must emit them too)."""
         return ()
+
+    def assumptions(self) -> tuple[str, ...]:
+        """What a verdict on it takes on trust: a text per trusted program in it or its parts."""
+        return tuple(dict.fromkeys(text for part in self.parts() for text in part.assumptions()))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -392,7 +394,7 @@ class Composition(Mechanism):
         self._within_entries(limit)
         if any(size is None for size in sizes):
             return None
-        return self._within(prod(sizes), dataset, limit)  # type: ignore[arg-type]
+        return self._within(math.prod(sizes), dataset, limit)  # type: ignore[arg-type]
 
     def _within_entries(self, limit: int) -> None:
         """Refuse an output tuple of more than ``limit`` entries (:func:`output_entries`): one

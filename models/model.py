@@ -175,6 +175,12 @@ class PufferfishModel:
         title = html.escape(self.description or "Pufferfish model")
         return f"<table><caption>{title}</caption><tbody>{cells}</tbody></table>"
 
+    def assumptions(self) -> tuple[str, ...]:
+        """What every verdict on this model takes on trust, in words: the trusted programs among
+        its mechanisms (:meth:`pufferfish.models.mechanisms.Mechanism.assumptions`)."""
+        return tuple(dict.fromkeys(text for mechanism in self.mechanisms.values()
+                                   for text in mechanism.assumptions()))
+
     @property
     def finite_priors(self) -> dict[str, Prior]:
         """The ordinary (single) priors of Θ."""

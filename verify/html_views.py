@@ -18,7 +18,7 @@ import math
 
 from pufferfish.models.mechanisms import jsonable_output
 from pufferfish.models.numbers import INFINITY, epsilon_float, epsilon_str, fraction_str
-from pufferfish.verify.report import html_table, html_view
+from pufferfish.verify.report import assuming, assumption_lines, html_table, html_view
 
 __all__ = ["audit_html", "pufferfish_html", "dp_html", "composition_report_html"]
 
@@ -109,11 +109,13 @@ def audit_html(audit, source: str = "the model") -> str:
     elif audit.composition_note:
         notes.append(audit.composition_note)
     if audit.budget is not None:
-        notes.append(f"budget ε = {audit.budget.text}: {_VERDICTS[audit.pufferfish_holds]}")
+        notes.append(f"budget ε = {audit.budget.text}: "
+                     f"{assuming(_VERDICTS[audit.pufferfish_holds], audit.assumptions)}")
     if audit.dp_budget is not None:
         labels = ", ".join(r.label for r in audit.relations) or "each relation"
         notes.append(f"DP budget ε = {audit.dp_budget.text} ({labels}): "
-                     f"{_VERDICTS[audit.dp_holds]}")
+                     f"{assuming(_VERDICTS[audit.dp_holds], audit.assumptions)}")
+    notes += assumption_lines(audit.assumptions)
     parts = [html_table(headers, rows)]
     if witnesses:
         parts += ["<p>Worst cases (Definition 5: the largest ratio of output probabilities "

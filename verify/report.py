@@ -54,6 +54,29 @@ class Explained:
         return f"<pre>{html.escape(self.explain())}</pre>"
 
 
+def assuming(verdict: str, assumptions: Sequence[str]) -> str:
+    """A verdict's words qualified by what it takes on trust (:meth:`PufferfishModel.assumptions
+    <pufferfish.models.model.PufferfishModel.assumptions>`): with a trusted program among the
+    mechanisms no verdict is a plain "holds" or "VIOLATED" — the exact law it rests on assumes
+    the program is a deterministic function of its draws.
+
+    >>> assuming("holds", ())
+    'holds'
+    >>> assuming("holds", ["the trusted program p ..."])
+    'holds, assuming the trusted program is deterministic (see "assumes" below)'
+    """
+    if not assumptions:
+        return verdict
+    programs = "the trusted program is" if len(assumptions) == 1 else \
+        f"the {len(assumptions)} trusted programs are"
+    return f'{verdict}, assuming {programs} deterministic (see "assumes" below)'
+
+
+def assumption_lines(assumptions: Sequence[str]) -> list[str]:
+    """The report lines that state each assumption (empty when there is none)."""
+    return [f"assumes: {text}" for text in assumptions]
+
+
 def html_table(headers: Sequence[str], rows: Sequence[Sequence[object]], limit: int = 60) -> str:
     """An HTML table with a header row; every cell is escaped, and a cell longer than ``limit``
     characters is shortened (:func:`compact`) with its whole text in the cell's ``title``.

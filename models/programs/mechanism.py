@@ -122,6 +122,16 @@ class ProgramMechanism(Mechanism):
             return f"{os.path.basename(self.source[0])}:{self.source[1]}"
         return getattr(self.program, "__qualname__", "a Python function")
 
+    def assumptions(self) -> tuple[str, ...]:
+        """A trusted program's assumption (:meth:`Mechanism.assumptions`): its law is exact only
+        if it is a deterministic function of its arguments and its draws, which the language
+        check would have guaranteed and was told not to."""
+        if not getattr(self, "trusted", False):
+            return ()
+        return (f"the trusted program {self.name} ({self._label()}) is taken to be a "
+                f"deterministic function of its arguments and its draws; it was not checked "
+                f"by the program language",)
+
     def to_dict(self) -> dict:
         if self.source is None:
             raise ModelError(f"mechanism {self.name!r} is a Python function; put it in a file and "

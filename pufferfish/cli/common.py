@@ -480,9 +480,13 @@ def output_document(command: str, data: dict) -> dict:
 
 def emit(args: argparse.Namespace, data: dict, text: str) -> None:
     """Write ``--output`` (atomically), then print ``text``, or the JSON document with
-    ``--json``."""
+    ``--json``; both state ``args.assumptions`` (the model's trusted programs), if any."""
     from pufferfish.models.files.json_io import json_text, write_json_atomically
+    from pufferfish.verify.report import assumption_lines
 
+    if lines := assumption_lines(getattr(args, "assumptions", ())):  # a trusted program's
+        data = {**data, "assumptions": list(args.assumptions)}
+        text = text if all(line in text for line in lines) else "\n".join([text, ""] + lines)
     document = output_document(args.command_name, data)
     if getattr(args, "output", None):
         write_json_atomically(document, args.output)
@@ -589,6 +593,7 @@ def load_pufferfish_model(args: argparse.Namespace, *, dp_only: bool = False):
                           max_datasets=args.max_datasets)
     if not dp_only:
         model.require_priors(f"`pufferfish {args.command_name}`")
+    args.assumptions = model.assumptions()  # what every verdict takes on trust (emit says it)
     for prior in model.priors.values():
         for text in getattr(prior, "notes", ()):
             note(args, f"note: {text}")

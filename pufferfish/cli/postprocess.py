@@ -87,6 +87,7 @@ def _audit(args: argparse.Namespace) -> int:
     data, name = add_postprocessed(data, args.mechanism, read_json_file(args.map, "map file"))
     model = parse_model(data, max_datasets=args.max_datasets,
                         base=os.path.dirname(os.fspath(args.model)))
+    args.assumptions = model.assumptions()
     result = postprocess_audit(model, model.mechanism(args.mechanism), model.mechanism(name),
                                args.max_datasets, args.max_outputs)
     emit(args, result.to_dict(), result.explain())

@@ -55,7 +55,7 @@ from pufferfish.verify.privacy.leakage import LeakageResult, leakage_from_joints
 from pufferfish.verify.privacy.pufferfish import (VACUOUS_TEXT, PufferfishResult,
                                                   pufferfish_from_joints)
 from pufferfish.verify.program_laws import program_laws, universe_keys
-from pufferfish.verify.report import Explained, compact, table
+from pufferfish.verify.report import Explained, assuming, assumption_lines, compact, table
 from pufferfish.verify.privacy.certified_audit import certified_audit, has_certified_laws
 from pufferfish.verify.structured.audit import (leakage_from_priors, pufferfish_from_directions,
                                                 structured_leakage, structured_pufferfish,
@@ -87,7 +87,9 @@ class ModelAudit(Explained):
     """Every mechanism's audit and the composition of all of them; ``budget`` (Pufferfish) and
     ``dp_budget`` (every DP level) when given, and the neighbour ``relations`` of the DP levels.
     ``dp_only``: the model had no priors, so only DP levels were computed
-    (:mod:`pufferfish.verify.privacy.dp_audit`)."""
+    (:mod:`pufferfish.verify.privacy.dp_audit`).  ``assumptions``: what every verdict takes on
+    trust (the trusted programs among the mechanisms,
+    :meth:`~pufferfish.models.model.PufferfishModel.assumptions`); each verdict's words say so."""
 
     mechanisms: tuple[MechanismAudit, ...]
     composition: CompositionResult | None
@@ -99,6 +101,7 @@ class ModelAudit(Explained):
     method_note: str = ""
     notes: tuple[str, ...] = ()
     dp_only: bool = False
+    assumptions: tuple[str, ...] = ()
 
     @property
     def pufferfish_holds(self) -> bool | None:
@@ -138,6 +141,8 @@ class ModelAudit(Explained):
             data["dp_only"] = True
         if self.notes:
             data["notes"] = list(self.notes)
+        if self.assumptions:
+            data["assumptions"] = list(self.assumptions)
         if self.relations:
             data["neighbours"] = [relation.to_json() for relation in self.relations]
         if self.composition_note:
@@ -158,13 +163,13 @@ class ModelAudit(Explained):
             levels = ", ".join(f"{m.name} {d.relation} {d.epsilon}" for m in self.mechanisms
                                for d in m.dp)
             verdict = "" if self.dp_budget is None else (
-                f"; DP budget {self.dp_budget.text} {_verdict(self.dp_holds)}")
+                f"; DP budget {self.dp_budget.text} {self._verdict(self.dp_holds)}")
             return f"DP levels {levels}{verdict}"
         levels = ", ".join(f"{m.name} {m.pufferfish.epsilon}" for m in self.mechanisms)
         verdict = "" if self.budget is None else (
-            f"; budget {self.budget.text} {_verdict(self.pufferfish_holds)}")
+            f"; budget {self.budget.text} {self._verdict(self.pufferfish_holds)}")
         if self.dp_budget is not None:
-            verdict += f"; DP budget {self.dp_budget.text} {_verdict(self.dp_holds)}"
+            verdict += f"; DP budget {self.dp_budget.text} {self._verdict(self.dp_holds)}"
         return f"Pufferfish levels {levels}{verdict}"
 
     def _repr_html_(self) -> str:
@@ -221,14 +226,19 @@ class ModelAudit(Explained):
         elif self.composition_note:
             lines += ["", self.composition_note]
         if self.budget is not None:
-            lines += ["", f"budget ε = {self.budget.text}: {_verdict(self.pufferfish_holds)}"]
+            lines += ["", f"budget ε = {self.budget.text}: {self._verdict(self.pufferfish_holds)}"]
         if self.dp_budget is not None:
             if self.budget is None:
                 lines.append("")
             relations = ", ".join(r.label for r in self.relations) or "each relation"
             lines.append(f"DP budget ε = {self.dp_budget.text} ({relations}): "
-                         f"{_verdict(self.dp_holds)}")
+                         f"{self._verdict(self.dp_holds)}")
+        if self.assumptions:
+            lines += [""] + assumption_lines(self.assumptions)
         return "\n".join(lines)
+
+    def _verdict(self, holds: bool | None) -> str:
+        return assuming(_verdict(holds), self.assumptions)
 
 
 def _verdict(holds: bool | None) -> str:
@@ -324,6 +334,15 @@ def audit_model(model: PufferfishModel, budget: Budget | None = None, group: int
         chosen = selected_mechanisms(model, mechanisms)
         model = copy.copy(model)
         model.mechanisms = {name: model.mechanisms[name] for name in chosen}
+    result = _audit(model, budget, group, max_datasets, max_outputs, progress, engine,
+                    block_progress, announce, neighbours, dp_budget, max_pairs, method)
+    return replace(result, assumptions=model.assumptions())
+
+
+def _audit(model, budget, group, max_datasets, max_outputs, progress, engine, block_progress,
+           announce, neighbours, dp_budget, max_pairs, method):
+    """:func:`audit_model` once the mechanisms are chosen: the exact audit, or the certified one
+    for a model with interval laws."""
     relations = audited_relations(model, neighbours, group)
     # any one dataset (listed lazily: a universe too large to enumerate still has a first)
     first = next(iter(model.universe.datasets(model.universe.size)))

@@ -111,6 +111,8 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
             "budget": None if audit.budget is None else audit.budget.text,
             "dp_budget": None if audit.dp_budget is None else audit.dp_budget.text,
             "holds": audit.holds, "mechanisms": entries}
+    if audit.assumptions:  # trusted programs: every verdict above assumes their determinism
+        data["assumptions"] = list(audit.assumptions)
     return data
 
 

@@ -43,7 +43,7 @@ from pufferfish.verify.privacy.certified_pufferfish import (CertifiedPufferfishR
                                                             certified_pufferfish_level)
 from pufferfish.verify.privacy.pufferfish import pair_secrets
 from pufferfish.verify.privacy.supports import audited_datasets, prior_supports
-from pufferfish.verify.report import Explained, table
+from pufferfish.verify.report import Explained, assuming, assumption_lines, table
 
 __all__ = ["CertifiedAudit", "CertifiedDP", "certified_audit", "has_certified_laws"]
 
@@ -122,6 +122,7 @@ class CertifiedAudit(Explained):
     mechanisms: tuple[tuple[str, CertifiedPufferfishResult | None, tuple[CertifiedDP, ...]], ...]
     budget: Budget | None = None
     dp_budget: Budget | None = None
+    assumptions: tuple[str, ...] = ()
     certified = True
 
     @property
@@ -159,6 +160,8 @@ class CertifiedAudit(Explained):
             data["dp_holds"] = self.dp_holds
         if self.budget is not None or self.dp_budget is not None:
             data["holds"] = self.holds
+        if self.assumptions:
+            data["assumptions"] = list(self.assumptions)
         return data
 
     def explain(self, source: str = "the model") -> str:
@@ -174,10 +177,12 @@ class CertifiedAudit(Explained):
             for d in dps:
                 text = f"{name}: {d.explain()}"
                 if d.budget is not None:
-                    text += f": budget {d.budget.text} {_verdict(d.holds)}"
+                    text += (f": budget {d.budget.text} "
+                             f"{assuming(_verdict(d.holds), self.assumptions)}")
                 lines.append(text)
         if self.holds is not None or self.undecided:
-            lines.append(f"verdict: {_verdict(self.holds)}")
+            lines.append(f"verdict: {assuming(_verdict(self.holds), self.assumptions)}")
+        lines += assumption_lines(self.assumptions)
         return "\n".join(lines)
 
 

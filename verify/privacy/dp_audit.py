@@ -35,7 +35,7 @@ from pufferfish.models.neighbours import NeighbourRelation, ScannedRelation
 from pufferfish.models.numbers import epsilon_float, fraction_str
 from pufferfish.verify.numerics.certified import Budget, compare_ratio
 from pufferfish.verify.privacy.dp import DPResult, dp_level, dp_levels_by_relation
-from pufferfish.verify.report import compact, table
+from pufferfish.verify.report import assumption_lines, compact, table
 
 DP_ONLY_NOTE = "DP only: the model has no priors or secret pairs"
 """What the report of a DP-only audit says of the model, in its title and ``method_note``."""
@@ -109,5 +109,7 @@ def explain_dp_only(audit, source: str) -> str:
     if audit.dp_budget is not None:
         relations = ", ".join(r.label for r in audit.relations) or "each relation"
         text += ["", f"DP budget ε = {audit.dp_budget.text} ({relations}): "
-                     f"{'holds' if audit.dp_holds else 'VIOLATED'}"]
+                     f"{audit._verdict(audit.dp_holds)}"]
+    if audit.assumptions:
+        text += [""] + assumption_lines(audit.assumptions)
     return "\n".join(text)
