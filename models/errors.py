@@ -30,6 +30,29 @@ class UnsupportedError(ModelError):
     """A combination of model features a computation does not handle (named in the message)."""
 
 
+class MissingExtra(UnsupportedError):
+    """A feature that needs an optional part of the toolkit that is not installed; the message
+    names the extra to install (``pyproject.toml``: ``dask``, ``plots``)."""
+
+
+def require_extra(module: str, extra: str, feature: str) -> None:
+    """Import ``module`` or raise :class:`MissingExtra`: ``feature`` needs the ``extra``.
+
+    >>> require_extra("json", "plots", "a figure")
+    >>> require_extra("no_such_module_here", "plots", "a figure")
+    Traceback (most recent call last):
+    ...
+    pufferfish.models.errors.MissingExtra: a figure needs no_such_module_here, which is not installed: pip install 'pufferfish-verifier[plots]'
+    """
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError:
+        raise MissingExtra(f"{feature} needs {module}, which is not installed: "
+                           f"pip install 'pufferfish-verifier[{extra}]'") from None
+
+
 def join_path(*parts: object) -> str:
     """Join path components with dots, skipping empty ones."""
     return ".".join(str(p) for p in parts if p != "")

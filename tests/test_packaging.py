@@ -59,3 +59,37 @@ def test_no_generic_top_level_module_is_imported():
     import pufferfish.cli.main  # noqa: F401  (imports every command module)
 
     assert not {"models", "verify", "proofs_check", "cli"} & set(sys.modules)
+
+
+def test_the_release_files_agree_on_the_version_and_the_licence():
+    """``CHANGELOG.md``'s newest entry, ``CITATION.cff`` and ``pyproject.toml`` name the version
+    ``pufferfish --version`` prints; the licence is stated once (SPDX) and shipped."""
+    import re
+
+    project = _pyproject()["project"]
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    newest = re.search(r"^## (\S+) \(\d{4}-\d\d-\d\d\)$", changelog, re.MULTILINE)
+    assert newest and newest.group(1) == project["version"]
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(rf"^version: {re.escape(project['version'])}$", citation, re.MULTILINE)
+    assert re.search(r"^license: MIT$", citation, re.MULTILINE) and project["license"] == "MIT"
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert project["license-files"] == ["LICENSE"]
+
+
+def test_distributed_execution_and_figures_are_extras_with_a_message():
+    """A plain install has neither Dask nor matplotlib; a command that needs one names the extra
+    (``make check-install`` runs the command without it)."""
+    from pufferfish.models.errors import MissingExtra, require_extra
+
+    project = _pyproject()["project"]
+    base = " ".join(project["dependencies"])
+    assert "distributed" not in base and "matplotlib" not in base
+    assert project["optional-dependencies"]["dask"] == ["distributed>=2024.1"]
+    assert project["optional-dependencies"]["plots"] == ["matplotlib>=3.7"]
+    try:
+        require_extra("surely_not_installed_module", "dask", "running tasks on a Dask cluster")
+    except MissingExtra as error:
+        assert "pip install 'pufferfish-verifier[dask]'" in str(error)
+    else:
+        raise AssertionError("require_extra accepted a missing module")

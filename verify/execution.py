@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import count
 from typing import Any
 
+from pufferfish.models.errors import require_extra
+
 SCHEDULER_VARIABLE = "PUFFERFISH_SCHEDULER"
 """Environment variable naming a Dask scheduler address used when ``--scheduler`` is not given."""
 
@@ -109,6 +111,7 @@ class DaskEngine(Engine):
     ``address``.  ``dashboard`` is the link to the cluster's dashboard (for progress)."""
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        require_extra("distributed", "dask", "running tasks on a Dask cluster")
         import dask
         from dask.distributed import Client, LocalCluster
 
@@ -236,6 +239,7 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     :data:`CONNECT_TIMEOUT`; a closed port is refused at once instead of retried until then)."""
     import socket
 
+    require_extra("distributed", "dask", "a Dask scheduler (--scheduler)")
     from distributed.comm import parse_address
     from distributed.comm.addressing import parse_host_port
 

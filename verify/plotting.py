@@ -26,8 +26,12 @@ from __future__ import annotations
 import io
 import os
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from pufferfish.models.errors import require_extra
+
+require_extra("matplotlib", "plots", "drawing a figure")  # an optional part of the toolkit
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 __all__ = ["new_figure", "finish"]
 

@@ -24,10 +24,11 @@ import os
 from collections.abc import Sequence
 from fractions import Fraction
 
-from matplotlib.figure import Figure
+from pufferfish.verify.plotting import finish, new_figure  # first: it checks matplotlib is there
+
+from matplotlib.figure import Figure  # noqa: E402
 
 from pufferfish.models.model import PufferfishModel
-from pufferfish.verify.plotting import finish, new_figure
 from pufferfish.verify.design.compare import compare_mechanisms
 from pufferfish.verify.execution import Engine, InProcessEngine
 from pufferfish.verify.numerics.certified import Budget, budget_float

@@ -449,9 +449,9 @@ def plot_mqm_price(table: MQMPriceTable, path=None):
     >>> len(figure.axes)
     1
     """
-    from matplotlib.lines import Line2D
+    from pufferfish.verify.plotting import finish, new_figure  # first: it checks matplotlib
 
-    from pufferfish.verify.plotting import finish, new_figure
+    from matplotlib.lines import Line2D
 
     epsilons = list(dict.fromkeys(r.epsilon for r in table.rows))
     lengths = sorted({r.length for r in table.rows})

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch, Rectangle
+from pufferfish.verify.plotting import finish, new_figure  # first: it checks matplotlib is there
 
-from pufferfish.verify.plotting import finish, new_figure
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
+
 from pufferfish.verify.symbolic.region import RegionResult
 
 __all__ = ["plot_region"]
