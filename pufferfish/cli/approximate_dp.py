@@ -43,12 +43,13 @@ def run(args: argparse.Namespace) -> int:
     from pufferfish.api import _exact_delta, budget
     from pufferfish.verify.privacy.approximate import approximate_dp
     from pufferfish.verify.program_laws import program_laws, universe_keys
+    from pufferfish.verify.report import assuming
 
     if args.epsilon is None and args.delta is None:
         raise UsageError("give --epsilon, --delta or both")
     epsilon = None if args.epsilon is None else budget(args.epsilon)
     delta = None if args.delta is None else _exact_delta(args.delta)
-    model = load_pufferfish_model(args)
+    model = load_pufferfish_model(args, dp_only=True)  # DP needs no prior
     chosen, relations = mechanisms_and_relations(args, model)
     with execution_engine(args) as engine:  # the programs' laws on the datasets as tasks
         program_laws(engine, [model.mechanisms[name] for name in chosen],
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     text = f"(ε, δ)-DP of {args.model}\n\n" + "\n".join(r.explain() for r in results)
     if holds is not None or undecided:
         document["holds"] = holds
-        verdict = "holds" if holds else "VIOLATED" if holds is False else "UNDECIDED"
+        verdict = assuming("holds" if holds else "VIOLATED" if holds is False else "UNDECIDED",
+                           args.assumptions)
         text += f"\n\n({epsilon.text}, {args.delta})-DP: {verdict}"
     emit(args, document, text)
     if holds is False:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     low, high, factor = (exact(getattr(args, name), f"--{name}")
                          for name in ("low", "high", "factor"))
-    model = load_pufferfish_model(args)
+    model = load_pufferfish_model(args, dp_only=True)  # DP needs no prior
     chosen, relations = mechanisms_and_relations(args, model)
     with execution_engine(args) as engine:  # the program's laws on the datasets as tasks
         results = [dp_for_every_epsilon(model, name, relation, low=low, high=high, factor=factor,

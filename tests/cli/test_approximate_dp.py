@@ -29,3 +29,16 @@ def test_bad_input_is_refused(cli):
     assert code == 2 and "--epsilon, --delta or both" in err
     code, _, err = cli("approximate-dp", QUICKSTART, "--delta", "0.1", "--mechanism", "x")
     assert code == 2 and "unknown mechanism 'x'" in err
+
+
+def test_a_dp_only_model_needs_no_prior(cli):
+    """DP is a property of the mechanism alone: a model without priors and secret pairs (the
+    how-to's DP-only form) is read by ``approximate-dp`` and ``epsilon-range`` as by
+    ``pufferfish.approximate_dp``."""
+    survey = example_path("survey_count.json")
+    code, out, _ = cli("approximate-dp", survey, "--epsilon", "log(2)", "--delta", "0")
+    assert code == 0 and "(log(2), 0)-DP: holds" in out
+    code, out, _ = cli("approximate-dp", survey, "--epsilon", "1/2", "--delta", "0")
+    assert code == 1 and "VIOLATED" in out
+    code, _, err = cli("epsilon-range", survey, "--low", "1/10", "--high", "2")
+    assert code == 2 and "needs priors" not in err and "not a program with an argument" in err
