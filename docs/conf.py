@@ -9,6 +9,7 @@ cross-reference, fails it.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",  # $…$ and $$…$$ (MyST's dollarmath) typeset by MathJax in the browser
+    "sphinx-mathjax-offline",  # ... from a copy of MathJax in the site, not from a CDN
     "cli_usage",
     "short_references",
 ]
@@ -130,5 +132,28 @@ def _refuse_build_paths(app, pagename, templatename, context, doctree) -> None:
             f"{pagename}: the page shows the build machine's path {REPOSITORY}", type="pufferfish")
 
 
+# --- a site that works offline ------------------------------------------------------------------
+# A verifier's documentation is read on machines without network: every script and stylesheet
+# a page loads must be a file of the site (MathJax included), never a URL.
+EXTERNAL_ASSET = re.compile(r"<(?:script|link)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//[^\"']*[\"']"
+                            r"[^>]*>", re.IGNORECASE)
+
+
+def _refuse_external_assets(app, exception) -> None:
+    from sphinx.util import logging
+
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in sorted(Path(app.outdir).rglob("*.html")):
+        for tag in EXTERNAL_ASSET.findall(page.read_text(encoding="utf-8", errors="replace")):
+            if "<link" in tag.lower() and "stylesheet" not in tag.lower() \
+                    and "preload" not in tag.lower():
+                continue  # a link to another site (rel="canonical"), not an asset
+            logging.getLogger(__name__).warning(
+                f"{page.relative_to(app.outdir)} loads {tag!r} from the network; ship it with "
+                f"the site", type="pufferfish")
+
+
 def setup(app) -> None:
     app.connect("html-page-context", _refuse_build_paths)
+    app.connect("build-finished", _refuse_external_assets)

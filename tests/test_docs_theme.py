@@ -72,3 +72,21 @@ def test_every_table_row_has_the_columns_of_its_header(page):
             header = _unescaped_cells(line)
         elif not re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", line):
             assert _unescaped_cells(line) == header, f"{page.name}:{number}: {line[:80]}"
+
+
+def test_the_site_ships_its_mathematics_and_refuses_network_assets():
+    """The site works offline: MathJax comes from the ``docs`` extra (copied into the site), and
+    the build warns — fails, under ``-W`` — on any page that loads a script or stylesheet from a
+    URL (``docs/conf.py``, ``_refuse_external_assets``)."""
+    assert "sphinx-mathjax-offline" in CONF["extensions"]
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["docs"]
+    assert any(requirement.startswith("sphinx-mathjax-offline") for requirement in extra)
+    external = CONF["EXTERNAL_ASSET"]
+    for tag in ['<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>',
+                "<script defer src='//cdn.example/x.js'>",
+                '<link rel="stylesheet" href="http://fonts.example/css">']:
+        assert external.search(tag), tag
+    for tag in ['<script src="_static/mathjax/tex-chtml.js"></script>',
+                '<link rel="stylesheet" href="_static/pufferfish.css">']:
+        assert not external.search(tag), tag
