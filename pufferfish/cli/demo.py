@@ -1,4 +1,4 @@
-"""``pufferfish demo``: the main job on the shipped example ``quickstart.json`` in seconds — its
+"""``pufferfish demo``: the main job on the shipped example ``quickstart.json`` — its
 audit, the three privacy-collapse examples of Bai et al., Composition for Pufferfish Privacy, §4,
 and a one-screen summary of the papers' claims, each checked on its first instance only (counts by
 verdict and the ids of the claims that do not hold there).  The claims whose first instance alone
@@ -31,8 +31,8 @@ VERDICTS = ("holds", "violated", "error", "undecided", "no instances")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("demo", help="the main job on the embedded default, in seconds: "
-                                   "audit examples/quickstart.json, run the three collapse "
+    parser = subparsers.add_parser("demo", help="the main job on the embedded default (some "
+                                   "seconds): audit examples/quickstart.json, run the three collapse "
                                    "examples and summarise the claims on their first instance "
                                    "(`pufferfish theorems` runs them all)")
     add_common_options(parser)
@@ -93,6 +93,12 @@ def claims_summary(report, not_run: list[str]) -> str:
     if not_run:
         lines.append(_wrapped(f"not run here ({len(not_run)}; the first instance of each takes "
                               "several seconds): ", not_run))
+    if by_verdict["violated"]:
+        lines.append(textwrap.fill(
+            "(a violated claim is a finding about a paper — a printed statement that fails on "
+            "an instance, with its counterexample — not a failure of the toolkit: "
+            "docs/findings.md explains each; `pufferfish theorems --claim ID` shows one)",
+            width=100, initial_indent="  ", subsequent_indent="  "))
     return "\n".join(lines)
 
 
