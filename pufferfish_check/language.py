@@ -4,27 +4,16 @@ The toolkit computes a program's exact law by *replay*: it runs the program once
 decisions of its draws.  That law is the mechanism's only if the program is a deterministic
 function of its arguments and its draws.  A program in this language is one, by construction.
 
-The language is a whitelist over Python's :mod:`ast` (a hermetic, deterministic dialect in the
-spirit of Starlark: The Starlark language specification, bazelbuild/starlark, spec.md, "Overview":
-no global state after loading, no I/O, no clock).  A module may hold a docstring, imports of
-:data:`PRIMITIVES` from ``pufferfish.models.programs``, of ``Fraction``, of ``math`` and its
-functions, of pure ``itertools`` functions and ``functools.reduce``, ``from __future__ import
-annotations``, ``from HELPER import names`` of a helper module ``HELPER.py`` in the same folder
-(checked by the same rules), constants (literals, tuples of constants, ``Fraction`` of
-constants, arithmetic of constants, earlier constants), ``__all__``, ``def`` without decorators
-and the stepwise declaration ``f.stepwise = (start, step, finish)``.  A function may assign
-(names, subscripts, unpacking, augmented, ``:=``), branch, loop, ``return``, ``assert``,
-``raise`` a builtin exception, ``del`` a subscript of a local, define functions and lambdas and
-build lists, dicts and tuples (comprehensions too).  Its names resolve to locals, module
-bindings, imports and :data:`BUILTINS`; it reads attributes in :data:`ATTRIBUTES` only (and
-``math.F``).  Everything else is refused with a :class:`Refusal` naming the file, the line, the
+The language is a whitelist over Python's :mod:`ast`, a hermetic, deterministic dialect in the
+spirit of Starlark (The Starlark language specification, bazelbuild/starlark, spec.md: no global
+state after loading, no I/O, no clock).  The rules are the tables below and docs/programs.md,
+"The program language"; every refusal is a :class:`Refusal` naming the file, the line, the
 construct, why it could make a verdict wrong and what to write instead.
 
-Why it is the shorter argument: a whitelist over ``ast`` states in one screen what a program can
-reach, and every accepted construct is plain Python whose meaning is the interpreter's.
-RestrictedPython instead rewrites code and guards attribute access at run time through hooks
-the host must supply; its soundness rests on that transformer and those hooks, and it admits
-classes, ``try`` and most of Python, each of which would need its own argument here.
+Why not RestrictedPython: a whitelist over ``ast`` states in one screen what a program can reach,
+each accepted construct plain Python; RestrictedPython rewrites code and guards attributes at run
+time through hooks the host supplies, and admits classes, ``try`` and most of Python — each a
+further argument to make.
 
 THE DETERMINISM ARGUMENT.  A program's result can depend only on what its code reads.  (1) Its
 module's bindings are immutable constants, checked functions and allowed imports (checked again
@@ -48,36 +37,35 @@ language's promise.
 >>> try:
 ...     check_source("def f(data, seen=[]):\\n    seen.append(1)\\n", "bad.py")
 ... except Refusal as refusal:
-...     print(refusal)
-bad.py, line 1: a mutable default argument is not allowed in a program: it is created once and \
-shared by every run, so it keeps state between runs; write None and build the list inside the \
-function
+...     print(refusal.line, refusal.construct, "--", refusal.instead)
+1 a mutable default argument -- None and build the list inside the function
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import sys
 from pathlib import Path
 
 __all__ = ["Refusal", "PRIMITIVES", "BUILTINS", "REFUSED", "ATTRIBUTES", "MATH", "ITERTOOLS",
            "check_file", "check_source", "check_function"]
 
-PRIMITIVES = frozenset({"coin", "choice", "uniform", "exponential_mechanism", "geometric",
-                        "one_sided_geometric", "discrete_laplace", "laplace", "exponential",
-                        "gaussian", "discrete_gaussian", "EpsilonSymbol", "EPSILON"})
+PRIMITIVES = frozenset("coin choice uniform exponential_mechanism geometric one_sided_geometric "
+                       "discrete_laplace laplace exponential gaussian discrete_gaussian "
+                       "EpsilonSymbol EPSILON".split())
 """The names a program may import from ``pufferfish.models.programs``."""
 
-_EXCEPTIONS = {"Exception", "ValueError", "TypeError", "ArithmeticError", "ZeroDivisionError",
-               "IndexError", "KeyError", "LookupError", "AssertionError", "RuntimeError",
-               "NotImplementedError", "OverflowError"}
-BUILTINS = frozenset({"abs", "all", "any", "bool", "callable", "chr", "dict", "divmod",
-                      "enumerate", "filter", "float", "int", "isinstance", "iter", "len", "list",
-                      "map", "max", "min", "next", "ord", "pow", "range", "repr", "reversed",
-                      "round", "sorted", "str", "sum", "tuple", "zip", "True", "False", "None",
-                      *_EXCEPTIONS})
+_EXCEPTIONS = set("Exception ValueError TypeError ArithmeticError ZeroDivisionError IndexError "
+                  "KeyError LookupError AssertionError RuntimeError NotImplementedError "
+                  "OverflowError".split())
+BUILTINS = frozenset("abs all any bool callable chr dict divmod enumerate filter float int "
+                     "isinstance iter len list map max min next ord pow range repr reversed round "
+                     "sorted str sum tuple zip True False None".split()) | _EXCEPTIONS
 """The builtins a program may name (pure functions and types, and exceptions to raise)."""
 
+_SET = ("the iteration order of a set of strings depends on the hash seed",
+        "a tuple, a sorted list or dict.fromkeys")
 _STATE = "it reaches state outside the run (the interpreter, the process or the toolkit)"
 REFUSED = {
     "hash": ("the hash of a string changes with the process's hash seed", "a comparison or "
@@ -85,110 +73,80 @@ REFUSED = {
     "id": ("an object's identity is its address, which changes between runs", "=="),
     "print": ("it is output the toolkit does not see", "return it instead (a program's output "
               "is what it returns)"),
-    "input": ("it reads the terminal", "pass the value as an argument"),
-    "open": ("it reads or writes files (/dev/urandom is random)", "pass the data as an argument"),
-    "set": ("the iteration order of a set of strings depends on the hash seed",
-            "a tuple, a sorted list or dict.fromkeys"),
-    "frozenset": ("the iteration order of a set of strings depends on the hash seed",
-                  "a tuple, a sorted list or dict.fromkeys"),
-    "format": ("a format can read attributes of a value", "write an f-string"),
+    "input": ("it reads the terminal", "an argument of the program"),
+    "open": ("it reads or writes files (/dev/urandom is random)", "an argument of the program"),
+    "set": _SET, "frozenset": _SET,
+    "format": ("a format can read attributes of a value", "an f-string"),
     **{name: (_STATE, "the values themselves") for name in (
-        "exec", "eval", "compile", "getattr", "setattr", "delattr", "hasattr", "globals",
-        "locals", "vars", "dir", "__import__", "breakpoint", "type", "object", "super",
-        "memoryview", "classmethod", "staticmethod", "property", "help", "exit", "quit",
-        "issubclass", "bytearray", "aiter", "anext")}}
-MATH = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil",
-                  "comb", "copysign", "cos", "cosh", "degrees", "dist", "e", "erf", "erfc",
-                  "exp", "exp2", "expm1", "fabs", "factorial", "floor", "fmod", "frexp", "fsum",
-                  "gamma", "gcd", "hypot", "inf", "isclose", "isfinite", "isinf", "isnan",
-                  "isqrt", "lcm", "ldexp", "lgamma", "log", "log10", "log1p", "log2", "modf",
-                  "nan", "nextafter", "perm", "pi", "pow", "prod", "radians", "remainder",
-                  "sin", "sinh", "sqrt", "tan", "tanh", "tau", "trunc", "ulp"})
-"""The names of :mod:`math` a program may use (all pure)."""
-ITERTOOLS = frozenset({"product", "combinations", "combinations_with_replacement",
-                       "permutations", "accumulate", "chain", "islice", "starmap", "groupby",
-                       "zip_longest", "pairwise", "compress", "dropwhile", "takewhile",
-                       "filterfalse"})
+        "exec eval compile getattr setattr delattr hasattr globals locals vars dir __import__ "
+        "breakpoint type object super memoryview classmethod staticmethod property help exit "
+        "quit issubclass bytearray aiter anext").split()}}
+MATH = frozenset(name for name in dir(math) if not name.startswith("_"))
+"""The names of :mod:`math` a program may use: all public ones (pure functions, constants)."""
+ITERTOOLS = frozenset("product combinations combinations_with_replacement permutations accumulate "
+                      "chain islice starmap groupby zip_longest pairwise compress dropwhile "
+                      "takewhile filterfalse".split())
 """The functions of :mod:`itertools` a program may import (not ``count``, ``cycle``,
 ``repeat``: a shared one is a counter)."""
-ATTRIBUTES = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "index", "count", "get", "items",
-    "keys", "values", "setdefault", "update", "copy", "sort", "reverse", "popitem", "fromkeys",
-    "join", "split", "rsplit", "strip", "lstrip", "rstrip", "startswith", "endswith", "lower",
-    "upper", "replace", "find", "rfind", "partition", "rpartition", "zfill", "ljust", "rjust",
-    "center", "isdigit", "isalpha", "isalnum", "isspace", "title", "capitalize", "splitlines",
-    "numerator", "denominator", "limit_denominator", "bit_length", "bit_count",
-    "as_integer_ratio", "is_integer", "real", "imag", "conjugate"})
+ATTRIBUTES = frozenset(
+    "append extend insert pop remove clear index count get items keys values setdefault update "
+    "copy sort reverse popitem fromkeys join split rsplit strip lstrip rstrip startswith endswith "
+    "lower upper replace find rfind partition rpartition zfill ljust rjust center isdigit isalpha "
+    "isalnum isspace title capitalize splitlines numerator denominator limit_denominator "
+    "bit_length bit_count as_integer_ratio is_integer real imag conjugate".split())
 """The attributes of values a program may read (pure methods and properties)."""
-_VIEW_USES = {"list", "tuple", "sorted", "enumerate", "zip", "len", "dict", "min", "max", "sum",
-              "any", "all", "map", "filter", "reversed"}
-_STATEMENTS = (ast.FunctionDef, ast.Return, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For,
-               ast.While, ast.If, ast.Break, ast.Continue, ast.Pass, ast.Expr, ast.Assert,
-               ast.Raise, ast.Delete)
-_EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Lambda, ast.IfExp, ast.Dict, ast.List,
-                ast.Tuple, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.Compare, ast.Call,
-                ast.Constant, ast.Attribute, ast.Subscript, ast.Starred, ast.Name, ast.Slice,
-                ast.JoinedStr, ast.FormattedValue, ast.NamedExpr, ast.expr_context,
-                ast.operator, ast.boolop, ast.unaryop, ast.cmpop, ast.comprehension,
-                ast.keyword, ast.arguments, ast.arg)
-_WHY = {  # construct -> (why it could make a verdict wrong, what to write instead)
-    ast.Global: ("a global keeps state between runs", "a return of the value, or an argument"),
-    ast.Nonlocal: ("a nonlocal lets a function keep state between calls", "a return of the "
-                   "value"),
-    ast.Try: ("it could catch the engine's signals and hide a refused draw", "an if that tests "
-              "the condition"),
-    ast.With: ("a context manager reaches state outside the run", "plain calls"),
-    ast.ClassDef: ("a class and its instances can keep state between runs", "functions, "
-                   "tuples and dicts"),
-    ast.Import: ("a module imported inside a function can hold state", "import at the top"),
-    ast.ImportFrom: ("a module imported inside a function can hold state", "import at the top"),
-    ast.Yield: ("a generator keeps a suspended run the engine cannot replay", "a function that "
-                "returns a list"),
-    ast.YieldFrom: ("a generator keeps a suspended run the engine cannot replay",
-                    "a function that returns a list"),
-    ast.Await: ("a coroutine runs outside the replay", "a plain function"),
-    ast.Set: ("the iteration order of a set of strings depends on the hash seed",
-              "a tuple, a sorted list or dict.fromkeys"),
-    ast.SetComp: ("the iteration order of a set of strings depends on the hash seed",
-                  "a sorted list or dict.fromkeys"),
+_VIEW_USES = set("list tuple sorted enumerate zip len dict min max sum any all map filter "
+                 "reversed".split())
+_STATEMENTS = tuple(getattr(ast, n) for n in "FunctionDef Return Assign AugAssign AnnAssign For "
+                    "While If Break Continue Pass Expr Assert Raise Delete".split())
+_EXPRESSIONS = tuple(getattr(ast, n) for n in (
+    "BoolOp BinOp UnaryOp Lambda IfExp Dict List Tuple ListComp DictComp GeneratorExp Compare Call "
+    "Constant Attribute Subscript Starred Name Slice JoinedStr FormattedValue NamedExpr "
+    "expr_context operator boolop unaryop cmpop comprehension keyword arguments arg").split())
+_GENERATOR = ("a generator keeps a suspended run the engine cannot replay",
+              "a function that returns a list")
+_RULES = {  # construct -> (its name, why it could make a verdict wrong, what to write instead)
+    ast.Global: ("global", "a global keeps state between runs", "a return of the value"),
+    ast.Nonlocal: ("nonlocal", "a nonlocal keeps state between calls", "a return of the value"),
+    ast.Try: ("try", "it could catch the engine's signals and hide a refused draw", "an if that "
+              "tests the condition"),
+    ast.With: ("with", "a context manager reaches state outside the run", "plain calls"),
+    ast.ClassDef: ("a class", "a class and its instances can keep state between runs",
+                   "functions, tuples and dicts"),
+    ast.Import: ("import inside a function", "a module can hold state", "the import at the top"),
+    ast.ImportFrom: ("import inside a function", "a module can hold state", "the import at the "
+                     "top"),
+    ast.Yield: ("yield", *_GENERATOR), ast.YieldFrom: ("yield from", *_GENERATOR),
+    ast.Await: ("await", "a coroutine runs outside the replay", "a plain function"),
+    ast.Set: ("a set literal", *_SET), ast.SetComp: ("a set comprehension", *_SET),
 }
 
 
 class Refusal(Exception):
-    """A construct outside the language: ``file``, ``line``, ``construct``, ``why``,
-    ``instead``; ``str()`` is ``FILE, line N: CONSTRUCT is not allowed in a program: WHY;
-    write INSTEAD``."""
+    """A construct outside the language (``file``, ``line``, ``construct``, ``why``, ``instead``);
+    ``str()``: ``FILE, line N: CONSTRUCT is not allowed in a program: WHY; write INSTEAD``."""
 
     def __init__(self, file: str, line: int, construct: str, why: str, instead: str) -> None:
-        self.file, self.line, self.construct, self.why, self.instead = (file, line, construct,
-                                                                        why, instead)
+        self.file, self.line, self.construct, self.why, self.instead = file, line, construct, \
+            why, instead
         super().__init__(f"{file}, line {line}: {construct} is not allowed in a program: {why}; "
                          f"write {instead}")
 
 
-_CONSTRUCTS = {ast.Global: "global", ast.Nonlocal: "nonlocal", ast.Try: "try", ast.With: "with",
-               ast.ClassDef: "a class", ast.Import: "import inside a function",
-               ast.ImportFrom: "import inside a function", ast.Yield: "yield",
-               ast.YieldFrom: "yield from", ast.Await: "await", ast.Set: "a set literal",
-               ast.SetComp: "a set comprehension", ast.AsyncFunctionDef: "async def",
-               ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Match: "match"}
-
-
-def _construct(node: ast.AST) -> str:
-    return _CONSTRUCTS.get(type(node), f"'{type(node).__name__.lower()}'")
+def _rule(node: ast.AST, where: str) -> tuple[str, str, str]:
+    return _RULES.get(type(node), (f"'{type(node).__name__.lower()}'",
+                                   "it is outside the language", f"plain {where}"))
 
 
 class _Checker:
-    """One module (``bindings``: name -> kind) or one function given from Python (``resolve``:
-    a free name -> its kind, or a Refusal)."""
+    """One module (``bindings``: name -> kind) or one function (``resolve``: a free name -> its
+    kind)."""
 
     def __init__(self, file: str, bindings: dict | None = None, resolve=None) -> None:
-        self.file, self.bindings, self.resolve = file, bindings if bindings is not None else {}, \
-            resolve
-        self.future = False
+        self.file, self.bindings, self.resolve, self.future = file, bindings or {}, resolve, False
 
-    def refuse(self, node, construct, why, instead):
-        raise Refusal(self.file, getattr(node, "lineno", 0), construct, why, instead)
+    def refuse(self, node, *reason):
+        raise Refusal(self.file, getattr(node, "lineno", 0), *reason)
 
     def kind(self, name, node, scopes):
         if any(name in scope for scope in scopes):
@@ -204,25 +162,22 @@ class _Checker:
             return "builtin"
         if name in REFUSED:
             self.refuse(node, f"{name}()", *REFUSED[name])
-        self.refuse(node, f"the name {name}", "it is not defined by the program, its imports "
-                    "or the allowed builtins", "a name the program defines or imports")
+        self.refuse(node, f"the name {name}", "it is not the program's, an import's or an "
+                    "allowed builtin's", "a name the program defines or imports")
 
-    # -- functions --------------------------------------------------------------------------
-    def function(self, node, scopes, annotations=True):
+    def function(self, node, scopes):
         if getattr(node, "decorator_list", None):
             self.refuse(node, "a decorator", "it can replace the function by an object that "
                         "keeps state (functools.lru_cache caches runs)", "a plain def")
         args = node.args
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self.default(default)
-        params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-        params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-        if annotations and not self.future:
-            for a in args.posonlyargs + args.args + args.kwonlyargs:
-                if a.annotation is not None:
-                    self.expression(a.annotation, scopes)
-            if getattr(node, "returns", None) is not None:
-                self.expression(node.returns, scopes)
+        arguments = args.posonlyargs + args.args + args.kwonlyargs + [
+            a for a in (args.vararg, args.kwarg) if a is not None]
+        params = {a.arg for a in arguments}
+        for annotation in [a.annotation for a in arguments] + [getattr(node, "returns", None)]:
+            if annotation is not None and not self.future:  # evaluated when the def runs
+                self.expression(annotation, scopes)
         body = node.body if isinstance(node.body, list) else [node.body]
         scope = params | _bound(body)
         for statement in body:
@@ -243,14 +198,9 @@ class _Checker:
                         "by every run", "a constant (a number, a string, a tuple of them)")
 
     def constant(self, node) -> bool:
-        if isinstance(node, ast.Constant):
-            return True
-        if isinstance(node, ast.Tuple):
-            return all(map(self.constant, node.elts))
-        if isinstance(node, ast.UnaryOp):
-            return self.constant(node.operand)
-        if isinstance(node, ast.BinOp):
-            return self.constant(node.left) and self.constant(node.right)
+        if isinstance(node, (ast.Constant, ast.Tuple, ast.UnaryOp, ast.BinOp)):
+            return all(map(self.constant, [c for c in ast.iter_child_nodes(node)
+                                           if isinstance(c, ast.expr)]))
         if isinstance(node, ast.Name):
             return self.bindings.get(node.id) == "constant" or (
                 self.resolve is not None and self.resolve(node.id, node) == "constant")
@@ -262,9 +212,7 @@ class _Checker:
 
     def statement(self, node, scopes):
         if not isinstance(node, _STATEMENTS):
-            why, instead = _WHY.get(type(node), ("it is outside the language", "plain "
-                                                 "statements"))
-            self.refuse(node, _construct(node), why, instead)
+            self.refuse(node, *_rule(node, "statements"))
         if isinstance(node, ast.FunctionDef):
             return self.function(node, scopes)
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -307,19 +255,16 @@ class _Checker:
         elif isinstance(node, ast.Subscript):
             self.expression(node, scopes)
 
-    # -- expressions ------------------------------------------------------------------------
     def expression(self, node, scopes, parent=None):
         if not isinstance(node, _EXPRESSIONS):
-            why, instead = _WHY.get(type(node), ("it is outside the language", "plain "
-                                                 "expressions"))
-            self.refuse(node, _construct(node), why, instead)
+            self.refuse(node, *_rule(node, "expressions"))
         if isinstance(node, ast.Lambda):
             return self.function(node, scopes)
         if isinstance(node, (ast.ListComp, ast.DictComp, ast.GeneratorExp)):
             inner = scopes + [set()]
             for generator in node.generators:
                 self.expression(generator.iter, inner, generator)
-                inner[-1] |= _names(generator.target)
+                inner[-1] |= {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
                 self.target(generator.target, inner)
                 for condition in generator.ifs:
                     self.expression(condition, inner)
@@ -355,15 +300,13 @@ class _Checker:
         name = node.attr
         if name.startswith("__"):
             self.refuse(node, f"the attribute .{name}", "a dunder attribute reaches the "
-                        "interpreter's internals (a function's defaults, globals or wrapped "
-                        "original, an object's class)", "plain values")
+                        "interpreter's internals (defaults, globals, wrapped original, class)",
+                        "plain values")
         base = node.value
         kind = self.kind(base.id, base, scopes) if isinstance(base, ast.Name) else "value"
         if kind == "math":
-            if name not in MATH:
-                self.refuse(node, f"math.{name}", "it is not a pure function of math", "a "
-                            "function of math")
-            return
+            return name in MATH or self.refuse(node, f"math.{name}", "it is not in math", "a "
+                                               "function of math")
         if kind not in ("local", "value", "constant"):
             self.refuse(node, f"the attribute .{name} of {base.id}", "an attribute of an "
                         "imported module, class or function can reach state outside the run",
@@ -383,41 +326,30 @@ class _Checker:
             self.refuse(node, f".{name}() outside a loop", "a dict view makes a set with & | ^ "
                         "-, whose order of strings depends on the hash seed", "for k in "
                         f"d.{name}(), or list(d.{name}())")
-        if kind != "local" and kind != "value":
-            return
         if not isinstance(base, ast.Name):
             self.expression(base, scopes, node)
 
 
-def _names(target) -> set:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-
-
 def _bound(body) -> set:
-    """The names a function body binds (assignments, loops, walrus, nested defs), not entering
-    nested functions or lambdas."""
+    """The names a function body binds (not entering nested functions nor comprehensions)."""
     bound, todo = set(), list(body)
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.FunctionDef):
-            bound.add(node.name)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
-            for target in getattr(node, "targets", None) or [node.target]:
-                if not isinstance(target, (ast.Subscript, ast.Attribute)):
-                    bound |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)
-                              and isinstance(n.ctx, ast.Store)}
-        elif isinstance(node, ast.NamedExpr):
-            bound.add(node.target.id)
-        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.comprehension)):
+            bound |= {node.name} if isinstance(node, ast.FunctionDef) else set()
+            todo += [node.iter, *node.ifs] if isinstance(node, ast.comprehension) else []
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
     return bound
 
 
 _IMPORTS = {"fractions": {"Fraction"}, "math": MATH, "itertools": ITERTOOLS,
             "functools": {"reduce"}, "__future__": {"annotations"},
             "pufferfish.models.programs": PRIMITIVES}
+_OUTSIDE = (" is outside the language: it can hold state, read the clock or the system, or draw "
+            "randomness the engine does not see")
 _INSTEAD_IMPORT = ("from pufferfish.models.programs import coin (the primitives), from fractions "
                    "import Fraction, import math, from itertools import product, or from HELPER "
                    "import NAME of a HELPER.py next to the program")
@@ -435,15 +367,13 @@ def _module(source: str, filename: str, sibling_bindings) -> dict:
     bindings, functions = checker.bindings, []
     refuse = checker.refuse
     for node in tree.body:
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
-                isinstance(node.value.value, str):
-            continue
+        if isinstance(node, ast.Expr) and isinstance(getattr(node.value, "value", 0), str):
+            continue  # a docstring
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name != "math":
-                    refuse(node, f"import {alias.name}", f"module {alias.name} is outside the "
-                           "language: it can hold state, read the clock or the system, or draw "
-                           "randomness the engine does not see", _INSTEAD_IMPORT)
+                    refuse(node, f"import {alias.name}", f"module {alias.name}{_OUTSIDE}",
+                           _INSTEAD_IMPORT)
                 bindings[alias.asname or "math"] = "math"
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
@@ -453,9 +383,8 @@ def _module(source: str, filename: str, sibling_bindings) -> dict:
             allowed = _IMPORTS.get(module)
             if allowed is None and ("." in module or module in sys.stdlib_module_names
                                     or module.split(".")[0] == "pufferfish"):
-                refuse(node, f"from {module} import ...", f"module {module} is outside the "
-                       "language: it can hold state, read the clock or the system, or draw "
-                       "randomness the engine does not see", _INSTEAD_IMPORT)
+                refuse(node, f"from {module} import ...", f"module {module}{_OUTSIDE}",
+                       _INSTEAD_IMPORT)
             theirs = sibling_bindings(module, node.lineno) if allowed is None else None
             for alias in node.names:
                 if allowed is not None and alias.name not in allowed:
@@ -488,10 +417,9 @@ def _module(source: str, filename: str, sibling_bindings) -> dict:
                     and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 3
                     and all(isinstance(e, ast.Name) and bindings.get(e.id) in
                             ("function",) for e in node.value.elts)):
-                refuse(node, f"assignment to the attribute .{target.attr}", "an attribute of "
-                       "an object outlives the run and keeps state; the one allowed is the "
-                       "declaration of a function defined above", "f.stepwise = (start, step, "
-                       "finish) with three functions of the module")
+                refuse(node, f"assignment to the attribute .{target.attr}", "an attribute "
+                       "outlives the run and keeps state (but the stepwise declaration)",
+                       "f.stepwise = (start, step, finish) of three functions of the module")
         elif isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
             names = [t.id for t in node.targets]
             if names == ["__all__"] and isinstance(node.value, (ast.List, ast.Tuple)) and all(
@@ -499,25 +427,20 @@ def _module(source: str, filename: str, sibling_bindings) -> dict:
                     for e in node.value.elts):
                 continue
             if not checker.constant(node.value):
-                mutable = isinstance(node.value, (ast.List, ast.Dict, ast.Set, ast.ListComp,
-                                                  ast.DictComp, ast.SetComp))
-                refuse(node, "a module-level " + ("list, dict or set" if mutable else
-                       "value that is not a constant"), "module bindings outlive the run; a "
-                       "mutable one (a counter, a cache) keeps state between runs, and a call "
-                       "at import can reach anything", "a constant (numbers, strings, "
-                       "Fraction(...), tuples of them), or build it inside the function")
+                mutable = isinstance(node.value, (ast.List, ast.Dict, ast.Set, ast.ListComp))
+                refuse(node, "a module-level " + ("list, dict or set" if mutable else "value that "
+                       "is not a constant"), "module bindings outlive the run: a mutable one (a "
+                       "counter, a cache) keeps state between runs, a call at import reaches "
+                       "anything", "a tuple or another constant, or build it in the function")
             for name in names:
                 if name.startswith("__"):
                     checker.kind(name, node, [])  # refuses: a dunder binding
                 bindings[name] = "constant"
         else:
-            construct = _WHY.get(type(node)) and _construct(node)
-            why, instead = _WHY.get(type(node), ("only imports, constants, functions and the "
-                                                 "stepwise declaration may be at the top of a "
-                                                 "program; code there runs once, outside the "
-                                                 "replay", "it inside a function"))
-            refuse(node, construct or f"a module-level {type(node).__name__.lower()}", why,
-                   instead)
+            refuse(node, *_RULES.get(type(node), (
+                f"a module-level {type(node).__name__.lower()}", "only imports, constants, "
+                "functions and the stepwise declaration may be at the top of a program; code "
+                "there runs once, outside the replay", "it inside a function")))
     for node in functions:
         checker.function(node, [])
     return bindings
@@ -539,16 +462,14 @@ def _program(path: Path, source: str | None = None) -> tuple[dict, list[Path]]:
                                      _sibling(file, module, line), None))
         return done[real]
 
+    def _sibling(file: Path, module: str, line: int) -> Path:
+        if not (file.parent / f"{module}.py").is_file():
+            raise Refusal(str(file), line, f"from {module} import ...", f"there is no "
+                          f"{module}.py next to the program, and other modules are outside the "
+                          "language", _INSTEAD_IMPORT)
+        return file.parent / f"{module}.py"
+
     return visit(path, source), order
-
-
-def _sibling(file: Path, module: str, line: int) -> Path:
-    path = file.parent / f"{module}.py"
-    if not path.is_file():
-        raise Refusal(str(file), line, f"from {module} import ...", f"there is no {module}.py "
-                      "next to the program, and other modules are outside the language",
-                      _INSTEAD_IMPORT)
-    return path
 
 
 def check_source(source: str, filename: str) -> None:
@@ -569,11 +490,10 @@ def check_file(path, function: str | None = None) -> list[Path]:
 
 
 def check_function(node, filename: str, resolve) -> None:
-    """Check one function given from Python (a ``def`` or ``lambda`` node): its body by the
-    rules of the language, its free names by ``resolve(name, node)``, which returns the kind of
-    the value the name has (``"constant"``, ``"function"``, ``"primitive"``, ``"math"``,
-    ``"import"``, ``"builtin"``) or raises :class:`Refusal`.  Decorators are left to the caller
-    (they ran already)."""
+    """Check a function given from Python (a ``def`` or ``lambda`` node, decorators left to the
+    caller): its free names by ``resolve(name, node)``, the kind of the name's value
+    (``"constant"``, ``"function"``, ``"primitive"``, ``"math"``, ``"import"``, ``"builtin"``) or
+    a :class:`Refusal`."""
     checker = _Checker(filename, {}, resolve)
     checker.future = True  # annotations of a function given from Python were evaluated already
     if isinstance(node, ast.FunctionDef):
