@@ -297,12 +297,13 @@ class _Checker:
                 self.expression(child.value, scopes, node)
 
     def attribute(self, node, scopes, parent, call=False):
-        name = node.attr
+        name, base = node.attr, node.value
+        if not isinstance(base, ast.Name):  # the inner expression first: its refusal is the cause
+            self.expression(base, scopes, node)
         if name.startswith("__"):
             self.refuse(node, f"the attribute .{name}", "a dunder attribute reaches the "
                         "interpreter's internals (defaults, globals, wrapped original, class)",
                         "plain values")
-        base = node.value
         kind = self.kind(base.id, base, scopes) if isinstance(base, ast.Name) else "value"
         if kind == "math":
             return name in MATH or self.refuse(node, f"math.{name}", "it is not in math", "a "
@@ -326,8 +327,6 @@ class _Checker:
             self.refuse(node, f".{name}() outside a loop", "a dict view makes a set with & | ^ "
                         "-, whose order of strings depends on the hash seed", "for k in "
                         f"d.{name}(), or list(d.{name}())")
-        if not isinstance(base, ast.Name):
-            self.expression(base, scopes, node)
 
 
 def _bound(body) -> set:
@@ -426,16 +425,16 @@ def _module(source: str, filename: str, sibling_bindings) -> dict:
                     isinstance(e, ast.Constant) and isinstance(e.value, str)
                     for e in node.value.elts):
                 continue
+            for name in names:
+                if name.startswith("__"):
+                    checker.kind(name, node, [])  # refuses: a dunder binding
             if not checker.constant(node.value):
                 mutable = isinstance(node.value, (ast.List, ast.Dict, ast.Set, ast.ListComp))
                 refuse(node, "a module-level " + ("list, dict or set" if mutable else "value that "
                        "is not a constant"), "module bindings outlive the run: a mutable one (a "
                        "counter, a cache) keeps state between runs, a call at import reaches "
                        "anything", "a tuple or another constant, or build it in the function")
-            for name in names:
-                if name.startswith("__"):
-                    checker.kind(name, node, [])  # refuses: a dunder binding
-                bindings[name] = "constant"
+            bindings.update(dict.fromkeys(names, "constant"))
         else:
             refuse(node, *_RULES.get(type(node), (
                 f"a module-level {type(node).__name__.lower()}", "only imports, constants, "
