@@ -308,7 +308,7 @@ class _Checker:
         if kind == "math":
             return name in MATH or self.refuse(node, f"math.{name}", "it is not in math", "a "
                                                "function of math")
-        if kind not in ("local", "value", "constant"):
+        if kind not in ("local", "value", "constant", "builtin"):  # dict.fromkeys, str.join
             self.refuse(node, f"the attribute .{name} of {base.id}", "an attribute of an "
                         "imported module, class or function can reach state outside the run",
                         "the imported name itself (from MODULE import NAME)")

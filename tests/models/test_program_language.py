@@ -256,6 +256,26 @@ def test_an_honest_helper_module_is_checked_and_imported_from_its_checked_text(t
         check_source("from flips import missing\n", str(tmp_path / "other.py"))
 
 
+def test_honest_programs_in_the_language_pass():
+    check_source("from fractions import Fraction\nfrom math import floor\nimport math\n"
+                 "from itertools import product\nfrom functools import reduce\n"
+                 "from pufferfish.models.programs import coin, EPSILON, EpsilonSymbol\n"
+                 "HALF = Fraction(1, 2)\nTABLE = (1, 2, -3 * 4)\nTAU = math.tau\n"
+                 "__all__ = ['f']\n"
+                 "def f(data, k=2, name='x', p=HALF):\n"
+                 "    order = list(dict.fromkeys(str(v) for v in data))\n"
+                 "    pairs = {a: b for a, b in product(range(k), repeat=1 and (1,))} if k else {}\n"
+                 "    total = reduce(lambda a, b: a + b, data, 0)\n"
+                 "    for key, value in sorted(pairs.items()):\n"
+                 "        total += value\n"
+                 "    if (n := len(order)) > 1 and data is not None:\n"
+                 "        total += floor(math.sqrt(n))\n"
+                 "    assert isinstance(p, Fraction)\n"
+                 "    out = [x for x in data if x] + [TABLE.index(1)]\n"
+                 "    del out[0:]\n"
+                 "    return f'{name}{total}' if coin(p) else ', '.join(order)\n", "honest.py")
+
+
 def test_check_file_with_a_function_needs_that_function(tmp_path):
     file = _write(tmp_path, "p", "def f(data):\n    return 0\n")
     with pytest.raises(Refusal, match="a program without g()"):
