@@ -327,7 +327,7 @@ def dp_for_every_epsilon(model: ModelSource, mechanism: str | Mechanism, relatio
                                 read_names=chosen.read_names, source=chosen.source,
                                 max_steps=chosen.max_steps, max_runs=chosen.max_runs,
                                 max_depth=chosen.max_depth, limits=chosen.limits,
-                                isolate=chosen.isolate)
+                                isolate=chosen.isolate, trusted=chosen.trusted)
     from pufferfish.verify.program_laws import program_laws, universe_keys
 
     try:

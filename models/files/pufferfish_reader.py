@@ -446,12 +446,15 @@ class ModelReader:
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mechanism = Repeated(name, base, raw["times"])
         elif kind == "program":  # runs the named file's code (docs/programs.md)
-            program = load_program(raw["file"], raw["function"], self.base, kpath)
+            trusted = raw.get("trusted", False)  # skips the program language's check
+            program = load_program(raw["file"], raw["function"], self.base, kpath,
+                                   trusted=trusted)
             source = (os.path.realpath(os.path.join(self.base or ".", raw["file"])), raw["function"])
             reads = None if "reads" not in raw else [
                 universe.index(a, f"{kpath}.reads.{k}") for k, a in enumerate(raw["reads"])]
             mechanism = ProgramMechanism(name, program, raw.get("arguments", {}), reads=reads,
-                                         read_names=raw.get("reads"), source=source)
+                                         read_names=raw.get("reads"), source=source,
+                                         trusted=trusted)
         else:
             base = self._reference(raw["mechanism"], f"{kpath}.mechanism")
             mapping: dict = {}

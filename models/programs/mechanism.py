@@ -38,6 +38,7 @@ from pufferfish.models.distribution import Distribution
 from pufferfish.models.errors import ModelError
 from pufferfish.models.mechanisms import Mechanism
 from pufferfish.models.programs import checks
+from pufferfish.models.programs import language
 from pufferfish.models.programs import enumerate as engine
 from pufferfish.models.programs.enumerate import (DEFAULT_MAX_DEPTH, DEFAULT_MAX_RUNS,
                                                   DEFAULT_MAX_STEPS, program_distribution)
@@ -81,13 +82,21 @@ class ProgramMechanism(Mechanism):
                  source: tuple[str, str] | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS, max_runs: int = DEFAULT_MAX_RUNS,
                  max_depth: int = DEFAULT_MAX_DEPTH, limits: Limits | None = None,
-                 isolate: bool = True) -> None:
+                 isolate: bool = True, trusted: bool = False) -> None:
         super().__init__(name)
         if not callable(program):
             raise ModelError(f"a program must be a Python function, got {program!r}",
                              f"mechanisms.{name}")
         self.program = program
+        self.trusted = trusted
         self.arguments = dict(arguments or {})
+        if not trusted:  # the program language (models/programs/language.py)
+            if isinstance(program, ProgramFile):
+                program.check_language()
+            else:
+                language.check_callable(program, f"mechanisms.{name}")
+            self.arguments = language.frozen_arguments(self.arguments,
+                                                       f"mechanisms.{name}.arguments")
         self.source = source
         self.reads = None if reads is None else tuple(reads)
         self.read_names = read_names
@@ -142,11 +151,14 @@ class ProgramMechanism(Mechanism):
             body["arguments"] = self.arguments
         if self.reads is not None:
             body["reads"] = list(self.read_names or self.reads)
+        if self.trusted:
+            body["trusted"] = True
         return {"program": body}
 
     def __reduce__(self):
         options = {"max_steps": self.max_steps, "max_runs": self.max_runs,
-                   "max_depth": self.max_depth, "limits": self.limits, "isolate": self.isolate}
+                   "max_depth": self.max_depth, "limits": self.limits, "isolate": self.isolate,
+                   "trusted": self.trusted}
         # The laws computed so far travel with the mechanism (each is an enumeration of the
         # program's paths; sending it costs far less than computing it again on a worker).
         laws = dict(self._cache)
@@ -157,7 +169,10 @@ class ProgramMechanism(Mechanism):
 
 def _rebuilt(name: str, program: Callable, arguments: dict, reads: tuple[int, ...] | None,
              options: dict, laws: dict | None = None) -> ProgramMechanism:
-    mechanism = ProgramMechanism(name, program, arguments, reads=reads, **options)
+    # checked where it was built: a function sent to another process may have lost its source
+    mechanism = ProgramMechanism(name, program, arguments, reads=reads,
+                                 **{**options, "trusted": True})
+    mechanism.trusted = options.get("trusted", False)
     mechanism._cache.update(laws or {})
     return mechanism
 
@@ -165,7 +180,8 @@ def _rebuilt(name: str, program: Callable, arguments: dict, reads: tuple[int, ..
 def _reloaded(name: str, source: tuple[str, str], arguments: dict,
               reads: tuple[int, ...] | None, options: dict,
               laws: dict | None = None) -> ProgramMechanism:
-    program = load_program(source[0], source[1], limits=options["limits"])
+    program = load_program(source[0], source[1], limits=options["limits"],
+                           trusted=options.get("trusted", False))
     mechanism = ProgramMechanism(name, program, arguments, reads=reads, source=source, **options)
     mechanism._cache.update(laws or {})
     return mechanism
@@ -176,17 +192,34 @@ class ProgramFile:
     it runs: in a worker process for a :class:`ProgramMechanism` (:meth:`worker`), in this
     process when it is called directly.  The import runs under the step limit ``import_steps``
     and with the sources of randomness and time refused
-    (:mod:`~pufferfish.models.programs.guards`); any file name is read as Python source."""
+    (:mod:`~pufferfish.models.programs.guards`); any file name is read as Python source.
+    Unless ``trusted``, the file and its helper modules are first checked by the program
+    language (:meth:`check_language`), and the import runs the texts checked."""
 
     def __init__(self, real: str, function: str, location: str, path: str = "",
-                 import_steps: int = DEFAULT_IMPORT_STEPS) -> None:
+                 import_steps: int = DEFAULT_IMPORT_STEPS, trusted: bool = False) -> None:
         self.real, self.function_name, self.location, self.path = real, function, location, path
-        self.import_steps = import_steps
+        self.import_steps, self.trusted = import_steps, trusted
         self.__qualname__ = self.__name__ = function
+        self._sources: dict[str, str] | None = None
+
+    def check_language(self) -> None:
+        """Check the file and its helpers by the program language (once; a refusal is a
+        :class:`ModelError` at ``PATH.file``)."""
+        if self._sources is None:
+            self._sources = language.checked_sources(self.real, self.function_name, self.path)
 
     def function(self) -> Callable:
         """The program function, importing the file in this process if it was not yet."""
-        module = _import(self.real, self.location, self.path, self.import_steps)
+        if self.trusted and self._sources is None:
+            module = _import(self.real, self.location, self.path, self.import_steps)
+        else:
+            self.check_language()
+            where = f"{self.path}.file" if self.path else ""
+            with language.checked_import(self.real, self._sources) as loader:
+                module = _import(self.real, self.location, self.path, self.import_steps,
+                                 loader)
+            language.check_module(module, self._sources, where)
         program = getattr(module, self.function_name, None)
         if not callable(program):
             names = sorted(n for n, v in vars(module).items()
@@ -207,7 +240,7 @@ class ProgramFile:
         """The worker process that has imported this file (one per file, function and limits in
         this process, kept for later mechanisms)."""
         limits = limits or Limits()
-        key = (self.real, self.function_name, self.import_steps, limits)
+        key = (self.real, self.function_name, self.import_steps, limits, self.trusted)
         worker = _WORKERS.get(key)
         if worker is None:
             worker = _WORKERS[key] = ProgramWorker(
@@ -221,18 +254,22 @@ _MODULES: dict[str, object] = {}
 
 def load_program(file: str | os.PathLike, function: str, base: str | os.PathLike | None = None,
                  path: str = "", *, limits: Limits | None = None,
-                 import_steps: int = DEFAULT_IMPORT_STEPS) -> ProgramFile:
+                 import_steps: int = DEFAULT_IMPORT_STEPS, trusted: bool = False) -> ProgramFile:
     """The function ``function`` of the Python file ``file`` (relative to the folder ``base``),
-    checked by importing the file in its worker process (:meth:`ProgramFile.worker`).  Errors (no
-    such file, a syntax error, an exception, an exit, a source of randomness or a loop past
-    ``import_steps`` lines while the file runs, no such function) are a :class:`ModelError` at
-    ``path``."""
+    checked — unless ``trusted`` — by the program language before anything of it runs
+    (:mod:`~pufferfish.models.programs.language`: the file and the helper modules it imports),
+    then by importing the file in its worker process (:meth:`ProgramFile.worker`).  Errors (no
+    such file, a construct outside the language, a syntax error, an exception, an exit, a source
+    of randomness or a loop past ``import_steps`` lines while the file runs, no such function)
+    are a :class:`ModelError` at ``path``."""
     location = Path(base or ".") / file
     real = os.path.realpath(location)
     if not os.path.isfile(real):
         raise ModelError(f"no program file {str(location)!r} (resolved relative to the model "
                          f"file's folder)", f"{path}.file" if path else "")
-    program = ProgramFile(real, function, str(location), path, import_steps)
+    program = ProgramFile(real, function, str(location), path, import_steps, trusted)
+    if not trusted:
+        program.check_language()
     program.worker(limits).check()
     return program
 
@@ -241,14 +278,16 @@ class _ImportSteps(BaseException):
     pass
 
 
-def _import(real: str, location: str, path: str, steps: int) -> object:
-    """The module of the file ``real``, imported once per process (:class:`ProgramFile`)."""
+def _import(real: str, location: str, path: str, steps: int,
+            loader_of: Callable | None = None) -> object:
+    """The module of the file ``real``, imported once per process (:class:`ProgramFile`), by the
+    loader ``loader_of(name)`` (the checked text: :func:`language.checked_import`) if given."""
     module = _MODULES.get(real)
     if module is not None:
         return module
     where = f"{path}.file" if path else ""
     name = f"pufferfish_program_{len(_MODULES)}"
-    loader = importlib.machinery.SourceFileLoader(name, real)
+    loader = (loader_of or (lambda n: importlib.machinery.SourceFileLoader(n, real)))(name)
     module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
     sys.modules[name] = module
     try:

@@ -1,5 +1,6 @@
-"""The checker is small and independent: under about a thousand lines, importing only the Python
-standard library, and running in a fresh interpreter without any module of the toolkit — also
+"""The checker is small and independent: under 1,500 lines (a thousand for the certificate
+checker, the rest the program language it shares with the toolkit, ``pufferfish_check/language.py``),
+importing only the Python standard library, and running in a fresh interpreter without any module of the toolkit — also
 while it loads a program file that imports ``pufferfish.models.programs``."""
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from pufferfish.examples import example_path
 
 CHECKER = Path(pufferfish_check.__file__).parent
 SOURCES = sorted(CHECKER.glob("*.py"))
-MAX_LINES = 1000
+MAX_LINES = 1500
 
 
-def test_the_checker_is_under_a_thousand_lines():
+def test_the_checker_is_under_fifteen_hundred_lines():
     assert len(SOURCES) >= 5
     lines = sum(path.read_text(encoding="utf-8").count("\n") for path in SOURCES)
     assert lines < MAX_LINES, f"pufferfish_check has {lines} lines"

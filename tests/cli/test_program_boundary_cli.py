@@ -46,11 +46,14 @@ PROGRAMS = {
 }
 
 
-def _model(tmp_path, file: str) -> str:
+def _model(tmp_path, file: str, trusted: bool = True) -> str:
+    """The model naming ``file``; ``trusted`` (the default here: these are tests of the run-time
+    boundary) skips the program language, which refuses most of them before they run."""
     (tmp_path / file).write_text(PROGRAMS[file])
+    program = {"file": file, "function": "f", **({"trusted": True} if trusted else {})}
     model = {"pufferfish_model": 1, "attributes": ["x"], "domain": [0, 1], "datasets": "all",
              "priors": {"u": {"uniform": True}}, "secrets": {}, "entry_pairs": True,
-             "mechanisms": {"m": {"program": {"file": file, "function": "f"}}}}
+             "mechanisms": {"m": {"program": program}}}
     path = tmp_path / f"{file}.json"
     path.write_text(json.dumps(model))
     return str(path)
@@ -74,6 +77,23 @@ def test_a_program_that_exits_interrupts_or_hides_randomness_is_bad_input(tmp_pa
     assert code == 2, (code, err)
     assert out == "" and not output.exists()
     assert re.search(message, err), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("file, message", [
+    ("exit_run.py", r"exit_run.py, line 4: raise of this exception is not allowed"),
+    ("exit_import.py", r"exit_import.py, line 1: import sys is not allowed"),
+    ("interrupt.py", r"interrupt.py, line 2: raise of this exception is not allowed"),
+    ("hidden.py", r"hidden.py, line 1: import random is not allowed"),
+    ("printer.py", r"printer.py, line 1: import os is not allowed"),
+    ("module_loop.py", r"module_loop.py, line 1: a module-level while is not allowed"),
+    ("c_loop.py", r"c_loop.py, line 1: import itertools is not allowed"),
+    ("frozen.py", r"frozen.py, line 2: frozenset\(\) is not allowed"),
+])
+def test_the_program_language_refuses_them_before_they_run(tmp_path, cli, file, message):
+    code, out, err = cli("audit", _model(tmp_path, file, trusted=False), "--json")
+    assert code == 2 and out == "", (code, err)
+    assert re.search(r"mechanisms\.m\.program\.file: .*" + message, err), err
     assert "Traceback" not in err
 
 

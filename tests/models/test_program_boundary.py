@@ -20,7 +20,10 @@ FAST = Limits(cpu_seconds=1, grace_seconds=1)
 
 
 def _isolated(program, dataset=(0,), limits=FAST, **options):
-    return ProgramMechanism("p", program, limits=limits, **options).distribution(dataset)
+    """The law behind the boundary, the program language's check skipped (``trusted``): these
+    tests are of the run-time checks, which the language would refuse to reach."""
+    return ProgramMechanism("p", program, limits=limits, trusted=True,
+                            **options).distribution(dataset)
 
 
 def _file(tmp_path, text, name="prog.py"):
@@ -46,10 +49,14 @@ HIDDEN = {
 @pytest.mark.parametrize("name", sorted(HIDDEN))
 def test_hidden_randomness_and_clocks_fail_loudly_with_the_line(tmp_path, name):
     file = _file(tmp_path, HIDDEN[name])
-    program = load_program(file, "f", tmp_path)
+    module = name.split(".")[0]
+    with pytest.raises(ModelError, match=rf"prog.py, line 1: import {module} is not allowed in a "
+                                         rf"program: module {module} is outside the language"):
+        load_program(file, "f", tmp_path)  # the program language, before the file runs
+    program = load_program(file, "f", tmp_path, trusted=True)  # the run-time guard
     with pytest.raises(ProgramError, match=rf"{name} is refused: a program draws randomness only "
                                            rf"through the toolkit's primitives.* at prog.py, line 3"):
-        ProgramMechanism("p", program, limits=FAST).distribution((0,))
+        ProgramMechanism("p", program, limits=FAST, trusted=True).distribution((0,))
 
 
 def test_a_leaking_program_that_hides_its_coin_is_never_called_private():
@@ -90,8 +97,11 @@ def test_a_refusal_the_program_catches_is_still_a_refusal():
 
 def test_randomness_at_import_is_refused(tmp_path):
     file = _file(tmp_path, "import random\nSEED = random.random()\ndef f(data):\n    return 1\n")
-    with pytest.raises(ModelError, match="while loading: random.random is refused.*line 2"):
+    with pytest.raises(ModelError, match="mechanisms.m.program.file: .*prog.py, line 1: import "
+                                         "random is not allowed"):
         load_program(file, "f", tmp_path, "mechanisms.m.program")
+    with pytest.raises(ModelError, match="while loading: random.random is refused.*line 2"):
+        load_program(file, "f", tmp_path, "mechanisms.m.program", trusted=True)
 
 
 def test_a_global_counter_is_found_by_the_replay():
@@ -152,8 +162,10 @@ def test_a_program_that_ends_its_process_is_a_program_error():
 
 def test_an_exit_at_import_is_a_located_error(tmp_path):
     file = _file(tmp_path, "import sys\nprint('loading')\nsys.exit(0)\ndef f(data):\n    return 1\n")
-    with pytest.raises(ModelError, match=r"raised SystemExit: 0 while loading at prog.py, line 3"):
+    with pytest.raises(ModelError, match=r"prog.py, line 1: import sys is not allowed"):
         load_program(file, "f", tmp_path, "mechanisms.m.program")
+    with pytest.raises(ModelError, match=r"raised SystemExit: 0 while loading at prog.py, line 3"):
+        load_program(file, "f", tmp_path, "mechanisms.m.program", trusted=True)
 
 
 def test_what_a_program_prints_is_captured(capfd):
@@ -181,9 +193,11 @@ def test_what_a_failing_program_printed_is_quoted():
 
 def test_a_module_level_loop_is_refused_at_the_step_limit(tmp_path):
     file = _file(tmp_path, "while True:\n    pass\ndef f(data):\n    return 1\n")
+    with pytest.raises(ModelError, match="prog.py, line 1: a module-level while is not allowed"):
+        load_program(file, "f", tmp_path, import_steps=1000)
     with pytest.raises(ModelError, match="ran more than 1,000 lines while loading at prog.py, "
                                          "line 1; does a loop at module level never end"):
-        load_program(file, "f", tmp_path, import_steps=1000)
+        load_program(file, "f", tmp_path, import_steps=1000, trusted=True)
 
 
 def test_a_loop_in_c_code_is_stopped_at_the_cpu_limit():
@@ -222,7 +236,7 @@ def test_a_worker_serves_every_dataset_and_is_replaced_after_a_kill():
             return sum(itertools.count())
         return data[0] if coin("3/4") else 1 - data[0]
 
-    mechanism = ProgramMechanism("p", program, limits=FAST)
+    mechanism = ProgramMechanism("p", program, limits=FAST, trusted=True)
     mechanism.distribution((0,))
     pid = mechanism._worker._process.pid
     mechanism.distribution((1,))

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pufferfish
-from pufferfish.models.programs import (ExpNumber, discrete_laplace, exponential, geometric,
-                                        laplace, program_distribution)
+from pufferfish.models.programs import (ExpNumber, coin, discrete_laplace, exponential,
+                                        geometric, laplace, program_distribution, uniform)
 from pufferfish.models.programs.exp_numbers import product_exceeds
 
 DIGITS = 40
@@ -549,8 +549,6 @@ def test_exponents_with_unrelated_denominators_are_refused_before_memory_is_spen
 def diluted_count(data, epsilon):
     """With probability 1/10 a uniform answer, else the count with discrete Laplace noise at ε,
     clamped to [0, 2]: (c·ε)-DP for c < 1 only when ε is large enough."""
-    from pufferfish.models.programs import coin, uniform
-
     if coin("1/10"):
         return uniform([0, 1, 2])
     return max(0, min(2, data[0] + discrete_laplace(epsilon)))

@@ -56,7 +56,8 @@ def test_a_program_refused_on_a_worker_is_refused_here_with_the_same_message(clu
     (tmp_path / "bad.json").write_text(json.dumps({
         "pufferfish_model": 1, "attributes": ["x"], "domain": [0, 1, 2], "datasets": "all",
         "priors": {"u": {"uniform": True}}, "secrets": {}, "entry_pairs": True,
-        "mechanisms": {"bad": {"program": {"file": "bad.py", "function": "bad"}}}}))
+        "mechanisms": {"bad": {"program": {"file": "bad.py", "function": "bad",
+                                           "trusted": True}}}}))  # the run-time refusal
     model = pufferfish.load(tmp_path / "bad.json")
     assert program_laws(cluster, model.mechanisms.values(),
                         lambda m: universe_keys(m, model.universe)) == 2  # not the refused one
