@@ -243,8 +243,8 @@ def test_a_helper_that_keeps_state_is_refused(tmp_path):
 
 
 def test_an_honest_helper_module_is_checked_and_imported_from_its_checked_text(tmp_path):
-    file = _write(tmp_path, "main", "from flips import flip, KEEP\n"
-                                    "def f(data):\n    return data[0] if flip(KEEP) else 1 - data[0]\n",
+    file = _write(tmp_path, "main", "from flips import flip, KEEP\ndef f(data):\n"
+                                    "    return data[0] if flip(KEEP) else 1 - data[0]\n",
                   {"flips": "from fractions import Fraction\n"
                             "from pufferfish.models.programs import coin\n"
                             "KEEP = Fraction(3, 4)\n"
@@ -264,7 +264,7 @@ def test_honest_programs_in_the_language_pass():
                  "__all__ = ['f']\n"
                  "def f(data, k=2, name='x', p=HALF):\n"
                  "    order = list(dict.fromkeys(str(v) for v in data))\n"
-                 "    pairs = {a: b for a, b in product(range(k), repeat=1 and (1,))} if k else {}\n"
+                 "    pairs = {a: 2 * a for (a,) in product(range(k))} if k else {}\n"
                  "    total = reduce(lambda a, b: a + b, data, 0)\n"
                  "    for key, value in sorted(pairs.items()):\n"
                  "        total += value\n"
