@@ -202,18 +202,16 @@ def test_a_hostile_program_is_refused_at_its_line(tmp_path, name, text, line, co
 def test_with_trusted_the_language_is_skipped_and_the_program_runs_as_before(tmp_path, name):
     text = dict((case[0], case[1]) for case in HOSTILE)[name]
     file = _write(tmp_path, name, text)
+    program = load_program(file, "f", tmp_path, limits=FAST, trusted=True)
+    mechanism = ProgramMechanism("m", program, limits=FAST, trusted=True,
+                                 source=(str(tmp_path / file), "f"))
+    assert mechanism.trusted and mechanism.to_dict()["program"]["trusted"] is True
     try:
-        program = load_program(file, "f", tmp_path, limits=FAST, trusted=True)
-        mechanism = ProgramMechanism("m", program, limits=FAST, trusted=True)
-        assert mechanism.trusted and mechanism.to_dict()["program"]["trusted"] is True or \
-            mechanism.source is None
-        try:
-            mechanism.distribution((0,))
-        except ProgramError as error:  # a run-time check of the boundary, not the language
-            assert "is not allowed in a program" not in str(error)
-        program.worker(FAST).close()
-    except ModelError as error:
+        mechanism.distribution((0,))
+    except ProgramError as error:  # a run-time check of the boundary, not the language
         assert "is not allowed in a program" not in str(error)
+    finally:
+        program.worker(FAST).close()
 
 
 def test_the_same_refused_file_loads_with_trusted_and_reports_holds_as_before(tmp_path):
