@@ -67,7 +67,7 @@ from pufferfish_check.language import Refusal
 from pufferfish.models.errors import ModelError
 
 __all__ = ["checked_sources", "checked_import", "check_module", "check_callable",
-           "frozen_arguments", "FrozenDict", "Refusal"]
+           "frozen_arguments", "FrozenDict", "immutable", "Refusal"]
 
 _DUNDERS = {"__name__", "__doc__", "__file__", "__loader__", "__spec__", "__package__",
             "__cached__", "__builtins__", "__all__", "__annotations__"}

@@ -202,18 +202,16 @@ def test_a_hostile_program_is_refused_at_its_line(tmp_path, name, text, line, co
 def test_with_trusted_the_language_is_skipped_and_the_program_runs_as_before(tmp_path, name):
     text = dict((case[0], case[1]) for case in HOSTILE)[name]
     file = _write(tmp_path, name, text)
+    program = load_program(file, "f", tmp_path, limits=FAST, trusted=True)
+    mechanism = ProgramMechanism("m", program, limits=FAST, trusted=True,
+                                 source=(str(tmp_path / file), "f"))
+    assert mechanism.trusted and mechanism.to_dict()["program"]["trusted"] is True
     try:
-        program = load_program(file, "f", tmp_path, limits=FAST, trusted=True)
-        mechanism = ProgramMechanism("m", program, limits=FAST, trusted=True)
-        assert mechanism.trusted and mechanism.to_dict()["program"]["trusted"] is True or \
-            mechanism.source is None
-        try:
-            mechanism.distribution((0,))
-        except ProgramError as error:  # a run-time check of the boundary, not the language
-            assert "is not allowed in a program" not in str(error)
-        program.worker(FAST).close()
-    except ModelError as error:
+        mechanism.distribution((0,))
+    except ProgramError as error:  # a run-time check of the boundary, not the language
         assert "is not allowed in a program" not in str(error)
+    finally:
+        program.worker(FAST).close()
 
 
 def test_the_same_refused_file_loads_with_trusted_and_reports_holds_as_before(tmp_path):
@@ -243,8 +241,8 @@ def test_a_helper_that_keeps_state_is_refused(tmp_path):
 
 
 def test_an_honest_helper_module_is_checked_and_imported_from_its_checked_text(tmp_path):
-    file = _write(tmp_path, "main", "from flips import flip, KEEP\n"
-                                    "def f(data):\n    return data[0] if flip(KEEP) else 1 - data[0]\n",
+    file = _write(tmp_path, "main", "from flips import flip, KEEP\ndef f(data):\n"
+                                    "    return data[0] if flip(KEEP) else 1 - data[0]\n",
                   {"flips": "from fractions import Fraction\n"
                             "from pufferfish.models.programs import coin\n"
                             "KEEP = Fraction(3, 4)\n"
@@ -264,7 +262,7 @@ def test_honest_programs_in_the_language_pass():
                  "__all__ = ['f']\n"
                  "def f(data, k=2, name='x', p=HALF):\n"
                  "    order = list(dict.fromkeys(str(v) for v in data))\n"
-                 "    pairs = {a: b for a, b in product(range(k), repeat=1 and (1,))} if k else {}\n"
+                 "    pairs = {a: 2 * a for (a,) in product(range(k))} if k else {}\n"
                  "    total = reduce(lambda a, b: a + b, data, 0)\n"
                  "    for key, value in sorted(pairs.items()):\n"
                  "        total += value\n"
