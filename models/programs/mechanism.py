@@ -266,7 +266,7 @@ def _import(real: str, location: str, path: str, steps: int) -> object:
     except BaseException as error:  # SystemExit too: the file's own error, located
         sys.modules.pop(name, None)
         raise ModelError(f"program file {location!r} raised {type(error).__name__}"
-                         f"{': ' if str(error) else ''}{checks.safe_text(error)} while loading"
+                         f"{': ' if checks.safe_text(error) else ''}{checks.safe_text(error)} while loading"
                          f"{checks.error_line(real)}", where) from None
     _MODULES[real] = module
     return module

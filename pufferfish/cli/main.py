@@ -7,7 +7,9 @@ parses, calls the library, prints and returns the exit status (:mod:`pufferfish.
 Errors: a :class:`~pufferfish.models.errors.ModelError`, a :class:`~pufferfish.cli.common.UsageError`
 or an ``OSError`` prints one paragraph on stderr and exits 2 (the traceback only with
 ``--debug``).  Any other exception is a failure of the toolkit, never a verdict: one line on
-stderr and exit 4 (a ``MemoryError`` says the run ran out of memory).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
+stderr and exit 4 (a ``MemoryError`` says the run ran out of memory; a failure of the program
+engine's own code, :class:`~pufferfish.models.programs.enumerate.EngineError`, is "internal error
+in the engine", with the traceback of the worker process that met it under ``--debug``).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
 is written atomically, so an interruption leaves no partial or temporary file.  The module
 imports only the standard library at load time; everything else is imported inside
 :func:`main`, so a Ctrl-C that arrives while the toolkit is still loading also exits 130 quietly.
@@ -131,6 +133,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 "model, or give the process more memory; rerun with --debug "
                                 "for the traceback", EXIT_INTERNAL_ERROR)
         except Exception as error:  # a failure of the toolkit: never read as a verdict
+            if _engine_error(error):
+                if debug and getattr(error, "details", ""):
+                    print(error.details.rstrip(), file=sys.stderr)  # where, in the worker
+                return _fail(debug, f"internal error in the engine: {_one_line(error)}; rerun "
+                                    f"with --debug for the traceback", EXIT_INTERNAL_ERROR)
             return _fail(debug, f"internal error ({type(error).__name__}: "
                                 f"{_one_line(error)}); rerun with --debug for the traceback",
                          EXIT_INTERNAL_ERROR)
@@ -146,6 +153,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if visible is not None:  # an in-process run leaves the progress setting as it found it
             from pufferfish.verify.report import set_progress_visible
             set_progress_visible(visible)
+
+
+def _engine_error(error: BaseException) -> bool:
+    """Whether ``error`` is the program engine's
+    :class:`~pufferfish.models.programs.enumerate.EngineError` (without importing the engine:
+    when it is not loaded, no such error was raised)."""
+    engine = sys.modules.get("pufferfish.models.programs.enumerate")
+    return engine is not None and isinstance(error, engine.EngineError)
 
 
 def _fail(debug: bool, message: str, status: int = EXIT_BAD_INPUT) -> int:
