@@ -526,8 +526,8 @@ def _execute(call: Callable, run: _ReplayedRun, where: str, source: str | None) 
         raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
     except _Replayed as replayed:
         raise ProgramError(not_replayed(where, source, *replayed.args)) from None
-    except (ProgramError, _TooDeep, _Unmerged):
-        raise
+    except (ProgramError, _TooDeep, _Unmerged, MemoryError):
+        raise  # a MemoryError is the memory limit's (the worker reports it with the figure)
     except KeyboardInterrupt as error:
         if not _PROGRAM_OWNS_INTERRUPTS:
             raise  # the user's Ctrl-C

@@ -109,8 +109,9 @@ def _float_ends(ball: arb) -> tuple[float, float]:
 
 _SMALLEST = 2 ** 1100
 """Masses below ``2^(−1100)`` (under the smallest float) are rounded outward to 0 or to
-``2^(−1100)``: the tail of a Gaussian far beyond its cells (``e^(−10^600)`` for ``σ = 10^(−300)``
-at a threshold of 1) is an arb ball whose exact end would be an integer of ``10^600`` bits."""
+``2^(−1100)``: the tail of a Gaussian far beyond its cells (``e^(−10^600)`` for
+``σ = 10^(−300)`` at a threshold of 1) is an arb ball whose exact end would be an integer of
+``10^600`` bits."""
 
 
 def _fraction(ball_end: arb, up: bool) -> Fraction:

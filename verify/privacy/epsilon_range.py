@@ -129,7 +129,8 @@ def dp_for_every_epsilon(universe: Universe, mechanism: Mechanism,
         raise ModelError("the interval must satisfy 0 < low <= high and the factor be positive")
     if high > MAX_EPSILON:
         whole = high.numerator // high.denominator
-        shown = fraction_str(high) if whole < 10 ** 30 else f"a number of {len(str(whole)):,} digits"
+        shown = (fraction_str(high) if whole < 10 ** 30
+                 else f"a number of {len(str(whole)):,} digits")
         raise ModelError(f"the interval's upper end is too large: {shown}, more than "
                          f"{MAX_EPSILON:,} (e^ε is bounded exactly at the ends, and no privacy "
                          f"budget needs a level above {MAX_EPSILON:,})", "high")
