@@ -68,7 +68,7 @@ security sandbox: the workers have the user's rights and can read and write file
 Distribution({1: 3/4, 0: 1/4})
 >>> worker.close()
 
-Length: about 650 lines; the zygote, the request's process and the parent's reading of their
+Length: about 740 lines; the zygote, the request's process and the parent's reading of their
 messages share the message format and the limits, and read best together.
 """
 

@@ -150,7 +150,7 @@ def _protect_output() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status.
     As the command itself (``argv`` not given) it first fixes the hash seed
-    (:func:`fix_hash_seed`) and protects its output from programs (:func:`_protect_output`)."""
+    (:func:`fix_hash_seed`) and protects its output from programs (``_protect_output``)."""
     if argv is None:
         fix_hash_seed()
         _protect_output()

@@ -11,7 +11,8 @@ import pytest
 
 from pufferfish.models.errors import ModelError
 from pufferfish.models.programs import (EngineError, ProgramError, ProgramMechanism, coin,
-                                        laplace, program_distribution)
+                                        exponential_mechanism, laplace, load_program,
+                                        program_distribution)
 from pufferfish.models.programs import noise
 from pufferfish.models.programs.exp_numbers import ExpNumber
 from pufferfish.models.programs.gaussian import (MAX_DISCRETE_CELLS, discrete_gaussian,
@@ -113,3 +114,21 @@ def test_exact_numbers_of_more_than_4300_digits_are_written_out():
     number = ExpNumber.of(Fraction(3**10000, 7)) - ExpNumber.exp(1)
     text = str(number)
     assert len(text) > 4771 and text.startswith("-e + ") and text.endswith("/7")
+
+
+def test_exponential_mechanism_weights_too_large_are_refused_up_front():
+    """A score of 4,300 digits: the weight ``2^(10^4299)`` failed inside python-flint's power."""
+    with pytest.raises(ProgramError, match=r"weights would be integers of about 10\^4299 bits "
+                                           r"\(scores spread over 10\^4299, base 2\), more than "
+                                           r"the limit of 67,108,864 bits"):
+        program_distribution(lambda data: exponential_mechanism({"a": 10**4299, "b": 0}, 2),
+                             (0,))
+
+
+def test_an_unprintable_exception_at_import_is_a_located_error(tmp_path):
+    (tmp_path / "prog.py").write_text("class Odd(Exception):\n"
+                                      "    def __str__(self):\n        raise ValueError\n"
+                                      "raise Odd()\n")
+    with pytest.raises(ModelError, match=r"raised Odd: \(a message that cannot be printed\) "
+                                         r"while loading at prog.py, line 4"):
+        load_program("prog.py", "f", tmp_path, limits=FAST)
