@@ -244,7 +244,7 @@ class _Zygote:
         self.idle = False
         self.killed: str | None = None  # why the parent killed the request's process
         self.started = time.monotonic()
-        self.cpu_base = (_cpu_seconds(self.pid) or 0.0) if request[0] == "resolve" else 0.0
+        self.cpu_base = _cpu_seconds(self.pid) or 0.0  # the zygote's, before this request
         try:
             _write_message(self.request_write, request)
         except BrokenPipeError:  # the zygote ended just now
@@ -332,11 +332,10 @@ class _Zygote:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        _, status, usage = os.wait4(self.pid, 0)
+        _, status = os.waitpid(self.pid, 0)
         self._finalizer.detach()
         _close(self.request_write, self.response_read)
-        cpu = usage.ru_utime + usage.ru_stime - self.cpu_base
-        return self._death(label, status, cpu if not group else None)
+        return self._death(label, status, None)  # the zygote has no hard CPU limit
 
     def _death(self, label: str, status: int, cpu: float | None) -> engine.ProgramError:
         """The error of a process that ended without answering (module docstring)."""
