@@ -17,7 +17,7 @@ core), every mode computing the same laws (checked):
   and a process forked from it for each law, which reports the law and exits.
 
 The ratio fresh / kept is the price of isolation; fresh / kept-memo-cleared separates the fork
-from the lost memo.  ``--forks N`` also times ``N`` bare forks of this process (the toolkit and
+from the lost memo.  ``--names gaussian_suite:gaussian_svt`` names a mechanism of a suite.  ``--forks N`` also times ``N`` bare forks of this process (the toolkit and
 the program loaded) that exit at once, and reports the cost of one.
 """
 
@@ -35,11 +35,14 @@ from pufferfish.models.programs.sandbox import Limits, ProgramWorker
 
 FOLDER = example_path("dp_benchmarks/svt1.json").parent
 def program_of(name: str) -> tuple:
-    """``(program file, function, arguments)`` of a shipped program, from its model file."""
+    """``(program file, function, arguments)`` of a shipped program, from its model file
+    (``NAME`` or ``SUITE:MECHANISM``, such as ``gaussian_suite:gaussian_svt``)."""
     import json
 
-    data = json.loads((FOLDER / f"{name}.json").read_text())
-    body = next(iter(data["mechanisms"].values()))["program"]
+    file, _, mechanism = name.partition(":")
+    data = json.loads((FOLDER / f"{file}.json").read_text())
+    mechanisms = data["mechanisms"]
+    body = (mechanisms[mechanism] if mechanism else next(iter(mechanisms.values())))["program"]
     return str(FOLDER / body["file"]), body["function"], body.get("arguments", {})
 
 
