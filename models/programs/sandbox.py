@@ -11,10 +11,10 @@ kinds of process:
   computes the law, reports it and exits.  Whatever a run of the program changes in its process
   (a module-level counter, a mutable default argument, a cache, the engine's memo) dies with it:
   no state survives from one dataset's law into the next, so the laws do not depend on the order
-  in which the datasets are asked for.  The cost is one fork per law, a few milliseconds
-  (``benchmarks/bench_program_isolation.py``), and the engine's memo of stepwise programs is no
-  longer shared between datasets (each law recomputes the steps of the prefix it shares with
-  others).
+  in which the datasets are asked for.  The cost is one fork per law, 10–20 ms
+  (``benchmarks/bench_program_isolation.py``: 3–4× on laws of milliseconds), and what the
+  engine computed once per process is now computed once per law: the memo of stepwise programs
+  (the steps of a prefix shared by datasets) and the cells of each Gaussian law (about 0.2 s).
 
 What the boundary guarantees:
 
