@@ -226,12 +226,24 @@ def _log_bounds(value: Fraction, bits: int) -> tuple[Fraction, Fraction]:
             Fraction(int(high[0])) * Fraction(2) ** int(high[1]))
 
 
+def _floor_log10(value: Fraction) -> int:
+    """``⌊log10(value)⌋`` of a rational ``value > 0``, exactly (``math.log10`` of a Fraction goes
+    through a float, which underflows below ``10^(−323)``); ``math.log10`` of each integer part
+    is exact to far less than one, then corrected."""
+    estimate = math.floor(math.log10(value.numerator) - math.log10(value.denominator))
+    while Fraction(10) ** estimate > value:
+        estimate -= 1
+    while Fraction(10) ** (estimate + 1) <= value:
+        estimate += 1
+    return estimate
+
+
 def _rounded(value: Fraction, digits: int, direction: int) -> str:
     """``value`` to ``digits`` significant digits, rounded down (``-1``) or up (``1``), written
     from integers (no float can move the bound the wrong way)."""
     if not value:
         return "0"
-    exponent = math.floor(math.log10(abs(value))) - digits + 1
+    exponent = _floor_log10(abs(Fraction(value))) - digits + 1
     steps = value / Fraction(10) ** exponent
     steps = math.floor(steps) if direction < 0 else math.ceil(steps)
     if exponent >= 0:

@@ -39,6 +39,7 @@ pufferfish.models.programs.enumerate.ProgramError: program until_heads on datase
 
 from __future__ import annotations
 
+import dis
 import os
 import sys
 import traceback
@@ -47,7 +48,7 @@ from fractions import Fraction
 from pufferfish.models.programs.outputs import mass_text, program_output
 
 __all__ = ["same_outputs", "located", "error_line", "safe_text", "too_many_paths", "too_deep",
-           "not_replayed", "NOT_DETERMINISTIC"]
+           "not_replayed", "engine_fault", "NOT_DETERMINISTIC"]
 
 
 def same_outputs(outputs: list, others: list) -> bool:
@@ -74,8 +75,60 @@ def safe_text(error: BaseException) -> str:
     """The message of a program's exception, at most 500 characters."""
     try:
         return str(error)[:500]
-    except Exception:  # a huge integer or a broken __str__ in the program's exception
+    except BaseException:  # a huge integer or a broken __str__ in the program's exception
         return "(a message that cannot be printed)"
+
+
+_TOOLKIT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # pufferfish.models
+_RAISES = {dis.opmap[name] for name in ("RAISE_VARARGS", "RERAISE") if name in dis.opmap}
+_REAL: dict[str, str] = {}
+
+
+def _in_toolkit(filename: str) -> bool:
+    real = _REAL.get(filename)
+    if real is None:
+        real = _REAL[filename] = os.path.realpath(filename)
+    return real.startswith(_TOOLKIT + os.sep)
+
+
+def engine_fault(error: BaseException) -> str | None:
+    """Where the engine's own code failed, when ``error`` (caught around a run of a program) is
+    a defect of the toolkit rather than the program's error: ``"FILE, line N, in FUNCTION"``,
+    else ``None``.
+
+    Definition: the innermost Python frame of the traceback is in the toolkit's models package
+    and the failing instruction there is not a ``raise`` statement.  A refusal of the toolkit is
+    a ``raise`` statement (``TypeError("a noisy value has no truth value…")``) and stays the
+    program's error, as does anything raised in the program's frames or in a library the
+    program or a primitive called with the program's values (``Fraction("x")`` from
+    ``coin("x")``); a ``TypeError`` of an operation inside the engine (``range`` of a Fraction)
+    is the engine's.  ``RecursionError`` and ``MemoryError`` are the program's (limits), wherever
+    they strike.  Cost: one walk of the traceback.
+
+    >>> try:
+    ...     same_outputs(None, [])            # a defect: the engine iterates over None
+    ... except TypeError as error:
+    ...     print(engine_fault(error).split(",")[0])
+    checks.py
+    >>> try:
+    ...     int("x")                          # not in the engine's code
+    ... except ValueError as error:
+    ...     print(engine_fault(error))
+    None
+    """
+    if isinstance(error, RecursionError | MemoryError):
+        return None
+    tb = error.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    code = tb.tb_frame.f_code
+    if not _in_toolkit(code.co_filename):
+        return None
+    if 0 <= tb.tb_lasti < len(code.co_code) and code.co_code[tb.tb_lasti] in _RAISES:
+        return None
+    return f"{os.path.basename(code.co_filename)}, line {tb.tb_lineno}, in {code.co_name}"
 
 
 def error_line(source: str | None) -> str:

@@ -58,6 +58,18 @@ def uniform(values: Sequence[object]) -> object:
     return choice([(v, Fraction(1, len(values))) for v in values])
 
 
+MAX_WEIGHT_BITS = 1 << 26
+"""The largest weight of :func:`exponential_mechanism`, in bits (8 MB; ``2^15000`` has 15,000):
+scores spread over ``s`` with ``base = p/q`` need ``s·log2(max(p, q))`` bits, refused above."""
+
+
+def _count(number: int) -> str:
+    """``number`` with thousands separators, or ``10^k`` when it is huge."""
+    if number < 10**15:
+        return f"{number:,}"
+    return f"10^{int(number.bit_length() * 0.30103)}"
+
+
 def exponential_mechanism(scores: Mapping[object, int] | Sequence[tuple[object, int]],
                           base: object) -> object:
     """A candidate drawn with probability proportional to ``base^score`` (McSherry and Talwar's
@@ -91,6 +103,13 @@ def exponential_mechanism(scores: Mapping[object, int] | Sequence[tuple[object, 
             raise ValueError(f"the score of {candidate!r} must be an integer, got {score!r}")
     low = min(score for _, score in items)
     span = max(score for _, score in items) - low
+    bits = span * max(base.numerator, base.denominator).bit_length()
+    if bits > MAX_WEIGHT_BITS:  # refused before any power is computed, with the figure
+        raise ValueError(f"the exponential mechanism's weights would be integers of about "
+                         f"{_count(bits)} bits (scores spread over {_count(span)}, base "
+                         f"{fraction_str(base) if len(str(base.denominator)) < 40 else 'p/q'}), "
+                         f"more than the limit of {MAX_WEIGHT_BITS:,} bits; scale the scores "
+                         f"down (and the base up) or bound them")
     p, q = flint.fmpz(base.numerator), flint.fmpz(base.denominator)
     weights = {d: p ** d * q ** (span - d) for d in {score - low for _, score in items}}
     total = sum((weights[score - low] for _, score in items), flint.fmpz(0))

@@ -69,9 +69,9 @@ from pufferfish.models.enclosures import Enclosure
 from pufferfish.models.errors import ModelError
 from pufferfish.models.numbers import fraction_str
 from pufferfish.models.programs.constraints import STEP_MEMO, mixture, trim_memo
-from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, error_line, located,
-                                               not_replayed, same_outputs, safe_text, too_deep,
-                                               too_many_paths)
+from pufferfish.models.programs.checks import (NOT_DETERMINISTIC, engine_fault, error_line,
+                                               located, not_replayed, same_outputs, safe_text,
+                                               too_deep, too_many_paths)
 from pufferfish.models.programs.draws import choice, coin, exponential_mechanism, uniform
 from pufferfish.models.programs.exp_numbers import exact_number
 from pufferfish.models.programs.exp_poly import ExpPoly
@@ -108,8 +108,18 @@ class ProgramError(ModelError):
 
 
 class EngineError(RuntimeError):
-    """A self-check of the engine failed: a defect of the toolkit, never of the program (the
-    command line exits 4)."""
+    """A self-check of the engine failed, or the engine's own code raised while it ran a program
+    (:func:`~pufferfish.models.programs.checks.engine_fault`): a defect of the toolkit, never of
+    the program (the command line exits 4, "internal error in the engine").  ``details`` is the
+    traceback where it happened, when it happened in a worker process (printed with
+    ``--debug``)."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message)
+        self.details = details
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.details))
 
 
 # --- the enumerator ----------------------------------------------------------------------------
@@ -516,15 +526,19 @@ def _execute(call: Callable, run: _ReplayedRun, where: str, source: str | None) 
         raise ProgramError(f"{where}: {hidden}{hidden.line}") from None
     except _Replayed as replayed:
         raise ProgramError(not_replayed(where, source, *replayed.args)) from None
-    except (ProgramError, _TooDeep, _Unmerged):
-        raise
+    except (ProgramError, _TooDeep, _Unmerged, MemoryError):
+        raise  # a MemoryError is the memory limit's (the worker reports it with the figure)
     except KeyboardInterrupt as error:
         if not _PROGRAM_OWNS_INTERRUPTS:
             raise  # the user's Ctrl-C
         raise ProgramError(f"{where} raised {type(error).__name__}{error_line(source)}") from None
     except BaseException as error:  # the program's own error (SystemExit too): located
-        raise ProgramError(f"{where} raised {type(error).__name__}"
-                           f"{': ' if str(error) else ''}{safe_text(error)}"
+        fault = engine_fault(error)
+        if fault is not None:  # the engine's own code failed: a defect, never the program's
+            raise EngineError(f"{where}: {type(error).__name__}: {safe_text(error)} (in the "
+                              f"engine's {fault})") from error
+        text = safe_text(error)
+        raise ProgramError(f"{where} raised {type(error).__name__}{': ' if text else ''}{text}"
                            f"{error_line(source)}") from None
     finally:
         if source and previous_trace is None:

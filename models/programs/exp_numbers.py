@@ -46,6 +46,7 @@ from numbers import Rational
 from flint import arb, arb_poly, ctx, fmpq, fmpq_poly
 
 from pufferfish.models.errors import TooLargeError
+from pufferfish.models.numbers import fraction_str
 
 __all__ = ["ExpNumber", "exact_number", "product_exceeds", "MAX_SIGN_BITS", "MAX_DEGREE"]
 
@@ -448,11 +449,11 @@ def _sum_text(poly: fmpq_poly, shift: int, n: int) -> str:
         value = Fraction(int(c.p), int(c.q))
         magnitude = abs(value)
         if not power:
-            body = str(magnitude)
+            body = fraction_str(magnitude)
         elif magnitude == 1:
             body = power
         else:
-            body = f"{magnitude}·{power}"
+            body = f"{fraction_str(magnitude)}·{power}"  # any size (str stops at 4,300 digits)
         terms.append(("-" if value < 0 else "+", body))
     text = ("-" if terms[0][0] == "-" else "") + terms[0][1]
     for sign, body in terms[1:]:

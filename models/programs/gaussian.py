@@ -107,14 +107,29 @@ def _float_ends(ball: arb) -> tuple[float, float]:
     return max(math.nextafter(low, -math.inf), 0.0), math.nextafter(high, math.inf)
 
 
-def _fraction(ball_end: arb) -> Fraction:
+_SMALLEST = 2 ** 1100
+"""Masses below ``2^(−1100)`` (under the smallest float) are rounded outward to 0 or to
+``2^(−1100)``: the tail of a Gaussian far beyond its cells (``e^(−10^600)`` for
+``σ = 10^(−300)`` at a threshold of 1) is an arb ball whose exact end would be an integer of
+``10^600`` bits."""
+
+
+def _fraction(ball_end: arb, up: bool) -> Fraction:
+    """The exact end of a ball (``arb.lower()`` or ``upper()``), rounded outward (``up``) to a
+    multiple of ``2^(−1100)`` when it is smaller than that in magnitude."""
     mantissa, exponent = ball_end.man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+    mantissa, exponent = int(mantissa), int(exponent)
+    if exponent < -1100 and mantissa.bit_length() + exponent < -1100:   # |end| < 2^(−1100)
+        if mantissa == 0 or (mantissa > 0) != up:
+            return Fraction(0)
+        return Fraction(1 if up else -1, _SMALLEST)
+    return Fraction(mantissa) * Fraction(2) ** exponent
 
 
 def _enclosure(ball: arb) -> Enclosure:
     with ctx.workprec(_BITS):   # the ends of the ball, rounded outward at the working precision
-        return Enclosure(max(_fraction(ball.lower()), Fraction(0)), _fraction(ball.upper()))
+        return Enclosure(max(_fraction(ball.lower(), False), Fraction(0)),
+                         _fraction(ball.upper(), True))
 
 
 class GaussianLaw:
@@ -149,7 +164,7 @@ class GaussianLaw:
             ends = [_float_ends(m) for m in masses]
             ends = ends[:0:-1] + ends                        # j = −half … half
         else:
-            exponent = math.floor(math.log2(sigma / CELLS_PER_SIGMA))
+            exponent = _floor_log2(sigma / CELLS_PER_SIGMA)
             self.width = Fraction(2) ** exponent
             half = math.ceil(WINDOW_SIGMAS * sigma / self.width)
             self.start = -half
@@ -418,12 +433,58 @@ def _ceil(cells, ratio: Fraction, offset, law: GaussianLaw):
     return -((-numerators) // denominator)
 
 
+MAX_DISCRETE_CELLS = 1 << 22
+"""The most points a discrete Gaussian's cells may have (``2⌈13σ⌉ + 3``, so ``σ`` up to about
+161,000): each costs about 180 bytes and 1.5 µs while its mass is computed (measured: 2.6
+million points, ``σ = 10^5``, 0.5 GB and 3.8 s), so ``σ = 10^6`` would need 4.7 GB and a
+minute.  Refused up front, with the figure."""
+
+_BYTES_PER_CELL = 180
+
+
+def _floor_log2(value: Fraction) -> int:
+    """``⌊log2(value)⌋`` of a rational ``value > 0``, exactly (no float: ``10^(−400)`` would
+    underflow)."""
+    exponent = value.numerator.bit_length() - value.denominator.bit_length()
+    if Fraction(2) ** exponent > value:
+        exponent -= 1
+    return exponent
+
+
 @lru_cache(maxsize=256)
 def _sigma(sigma: object) -> Fraction:
     sigma = exact_parameter(sigma, "sigma")
     if sigma <= 0:
         raise ValueError(f"sigma must be positive, got {fraction_str(sigma)}")
     return sigma
+
+
+def _discrete_sigma(sigma: object) -> Fraction:
+    """``σ`` of a discrete Gaussian, refused when its cells would pass
+    :data:`MAX_DISCRETE_CELLS`."""
+    sigma = _sigma(sigma)
+    if sigma > MAX_DISCRETE_CELLS:  # the count below would itself be a huge integer
+        cells = None
+    else:
+        cells = 2 * math.ceil(WINDOW_SIGMAS * sigma) + 3
+    if cells is None or cells > MAX_DISCRETE_CELLS:
+        if cells is None:  # about 26σ points: a power of ten from the bit length
+            size = f"about 10^{int((26 * sigma).numerator.bit_length() * 0.30103)} points"
+        else:
+            size = f"{cells:,} points (about {cells * _BYTES_PER_CELL / 1e9:.1f} GB)"
+        raise ValueError(f"discrete_gaussian({_short(sigma)}) would need its law on "
+                         f"±{WINDOW_SIGMAS}σ: {size}, more than the limit of "
+                         f"{MAX_DISCRETE_CELLS:,} points (about "
+                         f"{MAX_DISCRETE_CELLS * _BYTES_PER_CELL / 1e9:.1f} GB, σ up to "
+                         f"{(MAX_DISCRETE_CELLS - 3) // (2 * WINDOW_SIGMAS):,}); use a smaller "
+                         f"sigma, or the continuous gaussian (a fixed number of cells at any "
+                         f"sigma)")
+    return sigma
+
+
+def _short(value: Fraction) -> str:
+    text = fraction_str(value)
+    return text if len(text) <= 40 else f"{text[:20]}…({len(text):,} characters)"
 
 
 def gaussian(sigma: object):
@@ -443,5 +504,5 @@ def discrete_gaussian(sigma: object):
     from pufferfish.models.programs.noise import Noisy
     run = current_run()
     run.draws("fixed")
-    law = GaussianLaw.of(_sigma(sigma), True)
+    law = GaussianLaw.of(_discrete_sigma(sigma), True)
     return Noisy(run.noise.add_variable(law, None, None), 0, run)

@@ -314,8 +314,9 @@ def _import(real: str, location: str, path: str, steps: int,
                          f"{checks.error_line(real)}", where) from None
     except BaseException as error:  # SystemExit too: the file's own error, located
         sys.modules.pop(name, None)
+        text = checks.safe_text(error)
         raise ModelError(f"program file {location!r} raised {type(error).__name__}"
-                         f"{': ' if str(error) else ''}{checks.safe_text(error)} while loading"
+                         f"{': ' if text else ''}{text} while loading"
                          f"{checks.error_line(real)}", where) from None
     _MODULES[real] = module
     return module

@@ -462,10 +462,7 @@ def _concretise(value: Noisy) -> int:
     if form[0] == "difference":
         return _concretise_difference(value, form)
     if value.continuous:
-        raise ValueError("the program turns a continuous noisy value into an output or an "
-                         "integer: its law has a density, not exact point masses; compare it "
-                         "with thresholds (or use discrete_laplace or discrete_gaussian) "
-                         "instead")
+        _concretise_continuous()
     _, coefficient, variable = form
     lows, highs = run.noise.bounds()
     low, high = lows[variable], highs[variable]
@@ -478,6 +475,27 @@ def _concretise(value: Noisy) -> int:
     index = run.decide(high - low + 1) if high > low else 0
     run.noise.constrain_value(variable, low + index, low + index)
     return coefficient * (low + index) + value.offset
+
+
+def _refuse_continuous_output(low, high) -> None:
+    """Refuse a continuous noisy value returned on a path that bounds it to ``[low, high]``
+    (``None``: unbounded): clamped (``max(lo, min(x, hi))``), the output's law has atoms at the
+    ends and a density between — not the finite table of point masses the engine computes."""
+    if low is None or high is None:
+        _concretise_continuous()
+    raise ValueError("the program returns a continuous noisy value (Laplace or exponential "
+                     "noise) that its comparisons bound on both sides, as a clamp "
+                     "max(lo, min(x, hi)) does: its law has atoms at the ends and a density "
+                     "between, which the exact engine does not represent (its outputs are "
+                     "point masses); return the outcome of comparisons, or draw "
+                     "discrete_laplace (integer noise) and clamp that")
+
+
+def _concretise_continuous() -> None:
+    raise ValueError("the program turns a continuous noisy value into an output or an "
+                     "integer: its law has a density, not exact point masses; compare it "
+                     "with thresholds (or use discrete_laplace or discrete_gaussian) "
+                     "instead")
 
 
 def _has_difference(value: object) -> bool:
@@ -554,6 +572,8 @@ def output_law(output: object, run: Run) -> list[tuple[object, Fraction]]:
         _concretise(Noisy(variable, 0, run))
     lows, highs = run.noise.bounds()
     low, high = lows[last], highs[last]
+    if run.noise.laws[last].continuous:
+        _refuse_continuous_output(low, high)
     if low is None or high is None:
         _concretise(Noisy(last, 0, run))  # refuses an unbounded output with the reason
     marginal = run.noise.marginal(last)

@@ -7,10 +7,18 @@ parses, calls the library, prints and returns the exit status (:mod:`pufferfish.
 Errors: a :class:`~pufferfish.models.errors.ModelError`, a :class:`~pufferfish.cli.common.UsageError`
 or an ``OSError`` prints one paragraph on stderr and exits 2 (the traceback only with
 ``--debug``).  Any other exception is a failure of the toolkit, never a verdict: one line on
-stderr and exit 4 (a ``MemoryError`` says the run ran out of memory).  Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
+stderr and exit 4 (a ``MemoryError`` says the run ran out of memory; a failure of the program
+engine's own code, :class:`~pufferfish.models.programs.enumerate.EngineError`, is "internal error
+in the engine", with the traceback of the worker process that met it under ``--debug``).
+Ctrl-C exits 130 and SIGTERM 143, both without a traceback; an ``--output`` file
 is written atomically, so an interruption leaves no partial or temporary file.  The module
 imports only the standard library at load time; everything else is imported inside
 :func:`main`, so a Ctrl-C that arrives while the toolkit is still loading also exits 130 quietly.
+
+The command itself first re-executes with ``PYTHONHASHSEED=0`` if it does not run so
+(:func:`fix_hash_seed`: a program's law must not depend on the hash seed) and makes its process
+non-dumpable (a program cannot reach its stdout through ``/proc``): docs/programs.md, "What a
+program may and may not do".
 
 >>> build_parser().prog
 'pufferfish'
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
 import sys
 import traceback
@@ -102,8 +111,49 @@ def _raise_terminated(signum, frame) -> None:
     raise Terminated()
 
 
+def fix_hash_seed() -> None:
+    """Re-execute this command with ``PYTHONHASHSEED=0`` unless it already runs so: a program's
+    law must not depend on the process's hash seed (``hash("abc")``, the order of a set of
+    strings), and a running interpreter cannot change its seed.  ``os.execve`` of the same
+    interpreter and arguments (``sys.orig_argv``) before the toolkit is imported; the figure is
+    in ``benchmarks/README.md`` (a second interpreter start-up, about 20 ms).  Nothing happens
+    where ``execve`` or ``sys.orig_argv`` is missing, in a process that ``multiprocessing``
+    spawned, or when the re-execution fails (the command then runs with its own seed)."""
+    if os.environ.get("PYTHONHASHSEED") == "0" or _spawned_by_multiprocessing():
+        return
+    arguments = getattr(sys, "orig_argv", None)
+    if not arguments or not sys.executable or not hasattr(os, "execve"):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, arguments, dict(os.environ, PYTHONHASHSEED="0"))
+    except OSError:
+        return
+
+
+def _protect_output() -> None:
+    """Make this process non-dumpable (Linux ``prctl(PR_SET_DUMPABLE, 0)``): a program's worker,
+    which drops ``CAP_SYS_PTRACE``, then cannot open ``/proc/<pid>/fd/1`` of this process to
+    write into its stdout (``--json``), even as root
+    (:func:`pufferfish.models.programs.sandbox.protect_parent`)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); returns the exit status.
+    As the command itself (``argv`` not given) it first fixes the hash seed
+    (:func:`fix_hash_seed`) and protects its output from programs (``_protect_output``)."""
+    if argv is None:
+        fix_hash_seed()
+        _protect_output()
     arguments = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in arguments
     previous = _install_sigterm_handler()
@@ -131,6 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 "model, or give the process more memory; rerun with --debug "
                                 "for the traceback", EXIT_INTERNAL_ERROR)
         except Exception as error:  # a failure of the toolkit: never read as a verdict
+            if _engine_error(error):
+                if debug and getattr(error, "details", ""):
+                    print(error.details.rstrip(), file=sys.stderr)  # where, in the worker
+                return _fail(debug, f"internal error in the engine: {_one_line(error)}; rerun "
+                                    f"with --debug for the traceback", EXIT_INTERNAL_ERROR)
             return _fail(debug, f"internal error ({type(error).__name__}: "
                                 f"{_one_line(error)}); rerun with --debug for the traceback",
                          EXIT_INTERNAL_ERROR)
@@ -146,6 +201,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if visible is not None:  # an in-process run leaves the progress setting as it found it
             from pufferfish.verify.report import set_progress_visible
             set_progress_visible(visible)
+
+
+def _engine_error(error: BaseException) -> bool:
+    """Whether ``error`` is the program engine's
+    :class:`~pufferfish.models.programs.enumerate.EngineError` (without importing the engine:
+    when it is not loaded, no such error was raised)."""
+    engine = sys.modules.get("pufferfish.models.programs.enumerate")
+    return engine is not None and isinstance(error, engine.EngineError)
 
 
 def _fail(debug: bool, message: str, status: int = EXIT_BAD_INPUT) -> int:

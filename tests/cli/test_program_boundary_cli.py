@@ -120,7 +120,7 @@ def test_a_failed_self_check_of_the_engine_is_an_internal_error(tmp_path, cli, m
     monkeypatch.setattr(enumerate, "_paths", lambda *arguments: {0: Fraction(1, 2)})
     code, _, err = cli("audit", _model(tmp_path, "rr.program"))
     assert code == 4, err
-    assert "error: internal error (EngineError: program m (rr.program:f) on dataset" in err
+    assert "error: internal error in the engine: program m (rr.program:f) on dataset" in err
     assert "sum to 1/2, not 1" in err
 
 

@@ -108,6 +108,13 @@ class EpsilonRangeResult(Explained):
                 f"{jsonable_output(c.output)!r} on {list(c.dataset)} vs {list(c.neighbour)}")
 
 
+MAX_EPSILON = 1000
+"""The largest upper end of an interval: the claim is decided on ``u = e^(ε/n)``, whose bounds at
+the ends are exact rationals of about ``1.44·ε/n`` bits, and root isolation slows with them
+(``ε = 10^3``: 3 s; ``10^8``: 7 minutes; ``10^1000``: past the range of arb's exponential).
+No privacy budget needs a level of a thousand (``e^1000`` bounds nothing)."""
+
+
 def dp_for_every_epsilon(universe: Universe, mechanism: Mechanism,
                          relation: str | Mapping | NeighbourRelation = "entry", *,
                          factor: object = 1, low: object, high: object,
@@ -120,6 +127,13 @@ def dp_for_every_epsilon(universe: Universe, mechanism: Mechanism,
                          ((factor, "factor"), (low, "low"), (high, "high")))
     if not 0 < low <= high or factor <= 0:
         raise ModelError("the interval must satisfy 0 < low <= high and the factor be positive")
+    if high > MAX_EPSILON:
+        whole = high.numerator // high.denominator
+        shown = (fraction_str(high) if whole < 10 ** 30
+                 else f"a number of {len(str(whole)):,} digits")
+        raise ModelError(f"the interval's upper end is too large: {shown}, more than "
+                         f"{MAX_EPSILON:,} (e^ε is bounded exactly at the ends, and no privacy "
+                         f"budget needs a level above {MAX_EPSILON:,})", "high")
     parsed = parse_neighbours(relation, universe, "neighbours")
     pairs = list(neighbour_pairs(universe, parsed, max_datasets, max_pairs))
     datasets = list(dict.fromkeys(d for pair in pairs for d in pair))
