@@ -22,30 +22,40 @@ pufferfish_check.reader.BadInput: the certificate names no model file: give it o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from pufferfish_check.check import Checker, Rejected
-from pufferfish_check.programs import DEFAULT_THRESHOLD
-from pufferfish_check.reader import BadInput
+from pufferfish_check.check import Checker
+from pufferfish_check.programs import DEFAULT_THRESHOLD, WINDOW_BITS
+from pufferfish_check.reader import BadInput, Rejected
 
 __all__ = ["check_certificate", "CheckResult", "BadInput"]
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """``accepted``; ``reason`` (why it was rejected); ``notes`` (what was checked how)."""
+    """``accepted``; ``reason`` (why it was rejected); ``statement`` (what an accepted certificate
+    certifies: mechanisms, joint release, relations, budgets and verdicts); ``notes`` (how)."""
 
     accepted: bool
     reason: str = ""
     notes: tuple[str, ...] = ()
+    statement: str = ""
 
 
 def check_certificate(certificate: dict, model_file=None, threshold=DEFAULT_THRESHOLD) -> CheckResult:
     """Check a certificate (the parsed JSON) against its model file (``model_file``, else the
-    file the certificate names).  Raises :class:`BadInput` for files that cannot be read."""
+    file the certificate names); programs' noise is enumerated down to paths of mass
+    ``threshold`` (``2^-N`` for ``N`` in 16..64).  Raises :class:`BadInput` for files that
+    cannot be read and for a threshold out of range."""
+    if not isinstance(threshold, Fraction) or threshold.numerator != 1 or \
+            threshold.denominator not in {2 ** n for n in WINDOW_BITS}:
+        raise BadInput(f"the noise window must be 2^-N for N in {WINDOW_BITS.start}.."
+                       f"{WINDOW_BITS.stop - 1}, not {threshold}")
     try:
-        notes = Checker(certificate, model_file, threshold).run()
+        checker = Checker(certificate, model_file, threshold)
+        notes = checker.run()
     except Rejected as error:
         return CheckResult(False, str(error))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-        return CheckResult(False, f"malformed certificate ({type(error).__name__}: {error})")
-    return CheckResult(True, "", tuple(notes))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as error:
+        return CheckResult(False, f"malformed certificate ({type(error).__name__}: {error})"[:500])
+    return CheckResult(True, "", tuple(notes), checker.statement())

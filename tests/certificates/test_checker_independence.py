@@ -16,10 +16,10 @@ from pufferfish.examples import example_path
 
 CHECKER = Path(pufferfish_check.__file__).parent
 SOURCES = sorted(CHECKER.glob("*.py"))
-MAX_LINES = 1000
+MAX_LINES = 1500
 
 
-def test_the_checker_is_under_a_thousand_lines():
+def test_the_checker_is_under_fifteen_hundred_lines():
     assert len(SOURCES) >= 5
     lines = sum(path.read_text(encoding="utf-8").count("\n") for path in SOURCES)
     assert lines < MAX_LINES, f"pufferfish_check has {lines} lines"
