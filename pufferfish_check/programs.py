@@ -75,8 +75,8 @@ class Enumerator:
     def noise(self, alpha: Fraction, two_sided: bool) -> int:
         pmf, outside, log_pmf = _noise_table(alpha, two_sided)
         # the radius is chosen in floating point; the mass left outside it is exact
-        radius, budget = -1, (math.log2(self.weight / self.threshold)
-                              if self.weight >= self.threshold else -1)
+        radius, budget = -1, (math.log2(float(self.weight)) - math.log2(float(self.threshold))
+                              if self.weight >= self.threshold else -1)  # both >= 2^-64
         while radius + 1 < len(log_pmf) and budget + log_pmf[radius + 1] >= 0:
             radius += 1
         values = ([] if radius < 0 else [0] + [z for r in range(1, radius + 1) for z in (r, -r)]
@@ -108,7 +108,7 @@ class Enumerator:
                 except _Stop:
                     pass
                 except BaseException as error:  # SystemExit, KeyboardInterrupt, GeneratorExit...
-                    raise Rejected(failure(error, f"on dataset {list(dataset)}")) from None
+                    raise Rejected(self.refused or failure(error, f"on dataset {list(dataset)}"))
                 if self.refused:  # a refusal the program caught is still one
                     raise Rejected(self.refused)
                 output = _Stop if self.stopped else output
@@ -150,6 +150,7 @@ def _exact(value) -> Fraction:
     raise ValueError(f"{value!r:.40} is not an exact number (an int, a Fraction or a text)")
 
 
+@functools.lru_cache(maxsize=256)
 def _alpha(alpha) -> Fraction:
     alpha = _exact(alpha)
     if not 0 <= alpha < 1:
@@ -187,8 +188,9 @@ def one_sided_geometric(alpha):
 
 def _unsupported(name: str):
     def primitive(*args, **kwargs):
-        message = (f"cannot check: the checker does not re-derive programs with {name} noise "
-                   f"(its laws are not rational)")
+        caller = sys._getframe(1)
+        message = (f"{caller.f_code.co_filename}, line {caller.f_lineno}: cannot check: the "
+                   f"checker does not re-derive programs with {name} noise (not rational laws)")
         if Enumerator.current is not None:
             Enumerator.current.refused = message
         raise Rejected(message)
@@ -225,7 +227,7 @@ def failure(error: BaseException, when: str) -> str:
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if Path(f.filename).parent != Path(__file__).parent]
     where = f"{frames[-1].filename}, line {frames[-1].lineno}: " if frames else ""
-    return (f"{where}the program raised {type(error).__name__}({str(error)[:80]!r}) {when}; "
+    return (f"{where}the program raised {error!r:.100} {when}; "
             f"the checker re-derives nothing from a program that fails")
 
 
