@@ -47,20 +47,22 @@ def worst(l1: dict, l2: dict):
 
 def bounds(first: tuple, second: tuple) -> tuple:
     """Bounds ``(low, high)`` on ``max_ω P1(ω)/P2(ω)`` over the outputs with ``P1(ω) > 0``, for
-    laws known as enclosures ``(found, left)``: ``found(ω) <= P(ω) <= found(ω) + left``.
-    ``low`` = max of ``found1/(found2 + left2)``; ``high`` = max of ``(found1 + left1)/found2``,
-    infinite when ``left1 > 0`` (the mass left out may fall on an output ``P2`` gives 0).  Exact
-    laws (``left = 0``) give ``low = high``.
+    laws known as enclosures ``(found, left, claimed)``: ``found(ω) <= P(ω) <= found(ω) + left``;
+    and the ratio of the ``claimed`` laws, which a stated level must also equal.  ``low`` = max
+    of ``found1/(found2 + left2)``; ``high`` = max of ``(found1 + left1)/found2``, infinite when
+    ``left1 > 0`` (the mass left out may fall on an output ``P2`` gives 0).  Exact laws
+    (``left = 0``, claimed = found) give ``low = high``.
 
-    >>> bounds(({"a": Fraction(1, 2), "b": Fraction(1, 2)}, 0), ({"a": Fraction(1, 4)}, Fraction(3, 4)))
-    (Fraction(1, 2), 'inf')
+    >>> half = {"a": Fraction(1, 2), "b": Fraction(1, 2)}
+    >>> bounds((half, 0, half), ({"a": Fraction(1, 4)}, Fraction(3, 4), half))
+    (Fraction(1, 2), 'inf', Fraction(1, 1))
     """
-    (f1, l1), (f2, l2) = first, second
+    (f1, l1, c1), (f2, l2, c2) = first, second
     if not l1 and not l2:
         level = worst(f1, f2)
-        return level, level
+        return level, level, level
     low = most(ratio(p, f2.get(k, ZERO) + l2) for k, p in f1.items())
-    return low, INF if l1 else worst(f1, f2)
+    return low, INF if l1 else worst(f1, f2), worst(c1, c2)
 
 
 def text(value) -> str:
@@ -86,12 +88,16 @@ def parse(value, where: str):
     return Fraction(value)
 
 
-def within(claimed, low, high, where: str) -> None:
-    """A stated level must lie in the checker's bounds (be equal to it for exact laws)."""
+def within(claimed, low, high, own, where: str) -> None:
+    """A stated level must lie in the checker's bounds (be equal to it for exact laws), and be
+    the level of the certificate's own laws ``own`` (``None``: checked otherwise)."""
     stated = parse(claimed, where)
     if bigger(low, stated) or bigger(stated, high):
         raise Rejected(f"{where}: the certificate says {claimed}, the checker derives "
                        f"{interval(low, high)}")
+    if own is not None and stated != own:
+        raise Rejected(f"{where}: {claimed} is not the level of the laws the certificate "
+                       f"states ({text(own)})")
 
 
 def fields(value, where: str, required, optional=()) -> dict:
@@ -431,8 +437,7 @@ class Checker:
                 if not m1 or not m2:
                     skipped.add(key([f"{first} -> {second}", prior]))
                 else:
-                    levels[key([first, second, prior])] = (
-                        *bounds(l1[:2], l2[:2]), l1, l2)
+                    levels[key([first, second, prior])] = (*bounds(l1, l2), l1, l2)
         claimed_skipped = unique([[s, 0] for s in listed(claim["skipped"], f"{where}.skipped")],
                                  f"{where}.skipped")
         if set(claimed_skipped) != skipped:
@@ -449,7 +454,7 @@ class Checker:
         if set(claimed) != set(levels):
             raise Rejected(f"{where}.levels: missing {sorted(set(levels) - set(claimed))}")
         low, high = (most((v[i] for v in levels.values()), ONE) for i in (0, 1))
-        within(claim["max_ratio"], low, high, f"{where}.max_ratio")
+        within(claim["max_ratio"], low, high, None, f"{where}.max_ratio")
         top = most(claimed.values())
         if parse(claim["max_ratio"], where) != most([top], ONE):
             raise Rejected(f"{where}.max_ratio: {claim['max_ratio']} is not the largest of the "
@@ -471,8 +476,8 @@ class Checker:
         self.verdicts.append(("pufferfish", label, None, claim["max_ratio"], decided))
 
     def _direction(self, claim: dict, computed, where: str):
-        low, high, l1, l2 = computed
-        within(claim["max_ratio"], low, high, f"{where}.max_ratio")
+        low, high, mine, l1, l2 = computed
+        within(claim["max_ratio"], low, high, mine, f"{where}.max_ratio")
         stated = parse(claim["max_ratio"], where)
         if "output" not in claim or "p_first" not in claim or "p_second" not in claim:
             raise Rejected(f"{where}: the output attaining the ratio and its two probabilities "
@@ -516,9 +521,9 @@ class Checker:
                 for e in ([d[:i] + [x] + d[i + 1:] for i, dom in enumerate(model.domains)
                            for x in dom] if rel[0] == "entry" and model.product else datasets):
                     if adjacent(model, rel, d, e):
-                        levels.append(bounds(laws[key(d)][:2], laws[key(e)][:2]))
-        low, high = (most(v[i] for v in levels) for i in (0, 1))
-        within(claim["max_ratio"], low, high, f"{where}.max_ratio")
+                        levels.append(bounds(laws[key(d)], laws[key(e)]))
+        low, high, mine = (most(v[i] for v in levels) for i in (0, 1, 2))
+        within(claim["max_ratio"], low, high, mine, f"{where}.max_ratio")
         stated = parse(claim["max_ratio"], where)
         if claim["epsilon"] != epsilon_text(stated):
             raise Rejected(f"{where}.epsilon: {claim['epsilon']!r:.40} is not the level "
@@ -568,7 +573,7 @@ class Checker:
                 rest = {a + b for a in rest for b in other}
             pairs |= {(a + x, a + y) for a in rest for x in w for y in w if x != y}
         rows = self._rows(name, min(values), max(values))
-        return [(worst(rows[s], rows[t]),) * 2 for s, t in pairs]
+        return [(worst(rows[s], rows[t]),) * 3 for s, t in pairs]
 
     # --- what was certified -------------------------------------------------------------------
     def statement(self) -> str:
@@ -633,10 +638,11 @@ def joint_law(parts: list) -> tuple:
 
 
 def enclosed(claimed, law: tuple, k: str, where: str) -> Fraction:
-    """A stated probability of output ``k``, which must lie in the checker's enclosure."""
-    p, (found, left, _) = parse(claimed, where), law
+    """A stated probability of output ``k``: in the checker's enclosure, and the probability of
+    the law the certificate states."""
+    p, (found, left, own) = parse(claimed, where), law
     low = found.get(k, ZERO)
-    if p == INF or not low <= p <= low + left:
+    if p == INF or not low <= p <= low + left or p != own.get(k, ZERO):
         raise Rejected(f"{where}: output {k}: the certificate says {claimed}, the checker "
-                       f"derives {interval(low, low + left)}")
+                       f"derives {interval(low, low + left)} and its laws {own.get(k, ZERO)}")
     return p
