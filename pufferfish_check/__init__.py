@@ -1,14 +1,13 @@
 """An independent checker of the toolkit's audit certificates (docs/certificates.md).
 
 It imports only the Python standard library — nothing of ``pufferfish`` — and reads the model
-file with its own reader.  From the model file it re-derives every number of a certificate: each
-dataset's output law, each prior's mass of each secret and the law of every output given it,
-each ordered secret pair's worst ratio with its output and probabilities, the Pufferfish level,
-each DP level over the neighbouring pairs of its relation, and every budget verdict (exactly for
-``ε = log q``, by rational bounds on ``e^ε`` for a rational ``ε``).  On a universe too large to
-list, a sum or count statistic's law given each secret comes from a forward recursion over the
-chain, per-entry DP from sumsets.  Programs run with the checker's own primitives, geometric
-noise enumerated in a window whose outside mass is an exact bound on each probability.
+file with its own reader.  From the model file it derives what the audit must contain (the
+mechanisms, their joint release, the neighbour relations, the priors and secret pairs) and its
+own bounds on every law: exact for table, query, randomized-response, compose, repeat and
+postprocess mechanisms and for sum and count queries on chains (a forward recursion), an
+enclosure for programs (run with the checker's own primitives, geometric noise enumerated in a
+window whose outside mass is exact).  Every level, witness and verdict is decided from those
+bounds; the certificate's numbers are claims compared with them, never trusted.
 
 Usage: ``check_certificate(json.load(open("audit.cert.json"))).accepted``, or the command line
 ``pufferfish check-certificate CERT [MODEL]`` / ``python -m pufferfish_check CERT [MODEL]``.

@@ -115,9 +115,9 @@ def fields(value, where: str, required, optional=()) -> dict:
 
 
 def listed(value, where: str, length=None) -> list:
-    if not isinstance(value, list) or length is not None and len(value) != length:
-        raise Rejected(f"{where}: not a list" + (f" of {length}" if length else ""))
-    return value
+    if isinstance(value, list) and length in (None, len(value)):
+        return value
+    raise Rejected(f"{where}: not a list" + (f" of {length}" if length else ""))
 
 
 def unique(items, where: str) -> dict:
@@ -171,22 +171,18 @@ def combine(verdicts: list):
 def budget_value(budget, where: str):
     """A budget text of the toolkit (``"inf"``, ``"log(q)"`` with ``q >= 1``, ``ε >= 0``) as
     ``(kind, number)``; ``None`` for no budget."""
-    if budget is None:
-        return None
-    if not isinstance(budget, str) or len(budget) > MAX_NUMBER_CHARS:
-        raise Rejected(f"{where}: {budget!r:.60} is not a budget")
+    if budget is None or budget == INF:
+        return budget and (INF, None)
+    if not isinstance(budget, str):
+        raise Rejected(f"{where}: {budget!r:.40} is not a budget text")
+    log = budget[:4] == "log(" and budget[-1:] == ")"
     try:
-        value = budget.strip()
-        if value == INF:
-            return INF, None
-        kind, value = ("log", value[4:-1]) if value[:4] == "log(" and value[-1:] == ")" else (
-            "epsilon", value)
-        parsed = number(value, where)
+        value = number(budget[4:-1] if log else budget, where)
     except BadInput as error:
         raise Rejected(str(error)) from None
-    if parsed < (1 if kind == "log" else 0):
+    if value < (1 if log else 0):
         raise Rejected(f"{where}: {budget!r} is not a budget (ε >= 0)")
-    return kind, parsed
+    return "log" if log else "epsilon", value
 
 
 def holds(level, budget: tuple) -> bool:
@@ -199,7 +195,7 @@ def holds(level, budget: tuple) -> bool:
 
 class Checker:
     def __init__(self, certificate: dict, model_file=None, threshold=DEFAULT_THRESHOLD) -> None:
-        if not isinstance(certificate, dict) or certificate.get("pufferfish_certificate") != 1:
+        if not isinstance(certificate, dict) or key(certificate.get("pufferfish_certificate")) != "1":
             raise BadInput("not a certificate (\"pufferfish_certificate\": 1)")
         reference = certificate.get("model")
         file = isinstance(reference, dict) and reference.get("file")
@@ -243,7 +239,7 @@ class Checker:
         overall = combine([v for kind, _, _, _, v in self.verdicts
                            if budgets[kind == "dp"] is not None])
         overall = overall if any(b is not None for b in budgets) else None
-        if c["holds"] != overall:
+        if c["holds"] is not overall:
             raise Rejected(f"holds: the certificate says {c['holds']}, the checker derives {overall}")
         return self.notes
 
@@ -266,7 +262,7 @@ class Checker:
         data, default = self.model.data, ["entry"] + (
             ["record"] if any(len(r) > 1 for r in self.model.records) else [])
         default = [data["neighbours"]] if "neighbours" in data else default
-        parsed = [relation(r) for r in listed(given, "neighbours")]
+        parsed = [relation_of(r, "neighbours") for r in listed(given, "neighbours")]
         if not parsed or len(set(map(repr, parsed))) != len(parsed):
             raise Rejected(f"neighbours: {given} are not distinct relations (an audit takes DP "
                            f"levels under at least one)")
@@ -490,8 +486,7 @@ class Checker:
         return stated
 
     def _verdict(self, claimed, bounded, budget, where: str):
-        """The checker's verdict on a level it bounds by ``bounded`` (``None``: no constrained
-        pair), which the certificate's ``holds`` must state."""
+        """The verdict on a level within ``bounded`` (``None``: no pair), which ``holds`` states."""
         if budget is None or bounded is None:
             verdict = None
         elif holds(bounded[1], budget):
@@ -502,7 +497,7 @@ class Checker:
             raise Rejected(f"{where}.holds: cannot decide the budget: the checker bounds the "
                            f"level within {interval(*bounded)}; a wider noise window "
                            f"(--window-bits) narrows the bounds")
-        if claimed != verdict:
+        if claimed is not verdict:
             raise Rejected(f"{where}.holds: the certificate says {claimed}, the checker derives "
                            f"{verdict}")
         return verdict
@@ -510,7 +505,7 @@ class Checker:
     # --- differential privacy -----------------------------------------------------------------
     def _dp(self, name: str, claim: dict, budget, where: str) -> None:
         fields(claim, where, ("neighbours", "max_ratio", "epsilon", "witness"), ("holds",))
-        rel, laws, levels = relation(claim["neighbours"]), self.laws[name], []
+        rel, laws, levels = relation_of(claim["neighbours"], where), self.laws[name], []
         if laws is None:
             levels = self._chain_entry_dp(name, rel)
         else:
@@ -600,6 +595,13 @@ class Checker:
                     f"VIOLATED ({levels})" if verdict is False else
                     "HOLDS" if verdict else "vacuous (no constrained pair)"))
         return "; ".join(parts + self.assumptions)
+
+
+def relation_of(value, where: str) -> tuple:
+    try:
+        return relation(value)
+    except BadInput as error:
+        raise Rejected(f"{where}: {error}") from None
 
 
 def model_of(path: Path) -> Model:

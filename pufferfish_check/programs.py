@@ -141,8 +141,7 @@ def _noise_table(alpha: Fraction, two_sided: bool, radii: int = 400):
 
 
 def _exact(value) -> Fraction:
-    """A program's exact number (an ``int``, a ``Fraction`` or a text such as ``"1/2"``, its size
-    bounded before it is parsed); a float is refused."""
+    """A program's exact number: an ``int``, a ``Fraction`` or a text (``"1/2"``, bounded)."""
     if isinstance(value, Fraction) or isinstance(value, int) and not isinstance(value, bool):
         return Fraction(value)
     if isinstance(value, str):
@@ -199,19 +198,9 @@ def _unsupported(name: str):
 
 
 class EpsilonSymbol:
-    """Stand-in for the symbol ε of Laplace-type programs: it may be scaled (``EPSILON / 2``)
-    while a program loads; a draw with it is refused (its laws are not rational)."""
-
-    def __init__(self, coefficient=1) -> None:
-        self.coefficient = coefficient
-
-    def __mul__(self, other):
-        return EpsilonSymbol(self.coefficient * other)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        return EpsilonSymbol(Fraction(self.coefficient) / other)
+    """Stand-in for the symbol ε of Laplace-type programs: scaling it (``EPSILON / 2``) is
+    allowed while a program loads; a draw with it is refused (its laws are not rational)."""
+    __mul__ = __rmul__ = __truediv__ = lambda self, other: self  # noqa: E731
 
 
 PRIMITIVES = {"coin": coin, "choice": choice, "uniform": uniform,
@@ -235,9 +224,8 @@ def failure(error: BaseException, when: str) -> str:
 def silenced():
     """File descriptors 1 and 2 and ``sys.stdout``/``sys.stderr`` on ``os.devnull`` (a program's
     output must not reach the checker's, ``--json`` included), restored afterwards."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush(), sys.stderr.flush()
     saved = [os.dup(1), os.dup(2)]
     with open(os.devnull, "w") as sink:
         try:
