@@ -1,10 +1,6 @@
-"""The checks (docs/certificates.md).  From the model file alone the checker derives what an
-audit must contain — the mechanisms, their joint release, the neighbour relations, the priors and
-secret pairs — and its own bounds on every law; every level and verdict is decided from those
-bounds.  The certificate's numbers are claims compared with them, never taken as evidence: a
-stated level must lie within the checker's bounds, and a verdict is accepted only when the
-checker decides it (``holds`` when its upper bound is within the budget, ``violated`` when its
-lower bound exceeds it).  For exact laws the bounds coincide, and every number must be equal."""
+"""The checks (docs/certificates.md).  From the model file the checker derives what an audit
+must contain and its own bounds on every law; every level and verdict is decided from those
+bounds.  The certificate's numbers are claims compared with them, never taken as evidence."""
 
 from __future__ import annotations
 
@@ -469,7 +465,7 @@ class Checker:
             raise Rejected(f"{where}.witness: no ordered pair is constrained")
         decided = self._verdict(claim.get("holds"), (low, high) if levels else None, budget, where)
         label = f"joint release {name}" if entry["kind"] == "joint" else name
-        self.verdicts.append(("pufferfish", label, None, claim["max_ratio"], decided))
+        self.verdicts.append(("pufferfish", label, None, shown(claim, low, high), decided))
 
     def _direction(self, claim: dict, computed, where: str):
         low, high, mine, l1, l2 = computed
@@ -538,7 +534,7 @@ class Checker:
             if not p or ratio(p, q) != stated:
                 raise Rejected(f"{where}.witness: the output does not attain the level")
         decided = self._verdict(claim.get("holds"), (low, high), budget, where)
-        self.verdicts.append(("dp", name, rel, claim["max_ratio"], decided))
+        self.verdicts.append(("dp", name, rel, shown(claim, low, high), decided))
 
     def _law_at(self, name: str, dataset: list) -> tuple:
         laws, model = self.laws[name], self.model
@@ -585,7 +581,7 @@ class Checker:
                                     ("dp", c["dp_budget"], f"DP under {relations}")):
             rows = [(n, r, level, v) for k, n, r, level, v in self.verdicts if k == kind]
             levels = ", ".join(f"{n}{'' if r is None else ' ' + str(r[0])} "
-                               f"{epsilon_text(parse(level, n))}" for n, r, level, v in rows
+                               f"{level}" for n, r, level, v in rows
                                if budget is None or v is False)
             if budget is None:
                 parts.append(f"{label}: no budget (levels {levels})")
@@ -595,6 +591,12 @@ class Checker:
                     f"VIOLATED ({levels})" if verdict is False else
                     "HOLDS" if verdict else "vacuous (no constrained pair)"))
         return "; ".join(parts + self.assumptions)
+
+
+def shown(claim: dict, low, high) -> str:
+    """A stated level as the acceptance shows it, with the checker's bounds when not exact."""
+    bounded = "" if low == high else f" (the checker bounds the ratio within {interval(low, high)})"
+    return claim["epsilon"] + bounded
 
 
 def relation_of(value, where: str) -> tuple:

@@ -6,14 +6,11 @@ largest ``r`` with ``w·Pr[Z = ±r] >= threshold`` and leaves out ``w·Pr[|Z| > 
 below the threshold, the run stopping).  Every run is found or left out, so for each output
 ``ω``: ``found(ω) <= Pr[ω] <= found(ω) + left_out``.
 
-A program is code: before it is imported, the checker's language check refuses constructs a
-program may not use (``pufferfish_check.language``), unless the model marks it ``"trusted"``.
-While it loads and runs, file descriptors 1 and 2 and ``sys.stdout``/``sys.stderr`` point to
-``os.devnull`` (a program's output never reaches the checker's), and anything it raises —
-``SystemExit`` and ``KeyboardInterrupt`` included — rejects the certificate with the program's
-line.  The stand-in offers every primitive of ``pufferfish.models.programs``; those whose laws
-are not rational (Laplace-type, exponential and Gaussian noise, the symbol ``EPSILON``) reject
-the certificate when drawn: "the checker does not re-derive programs with laplace noise".
+A program is code: the language check (``pufferfish_check.language``) runs before it is imported
+unless the model marks it ``"trusted"``; while it runs, fds 1 and 2 and ``sys.stdout``/``stderr``
+point to ``os.devnull``, and anything it raises (``SystemExit`` included) rejects the certificate
+with its line.  The stand-in offers every primitive of ``pufferfish.models.programs``; drawing one
+whose laws are not rational (Laplace-type, exponential, Gaussian) rejects the certificate.
 """
 
 from __future__ import annotations
