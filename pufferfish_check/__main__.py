@@ -12,13 +12,19 @@ from pufferfish_check.programs import WINDOW_BITS
 from pufferfish_check.reader import parse_json, read_text
 
 
+def window_bits(text: str) -> int:
+    if not text.isdigit() or len(text) > 4 or int(text) not in WINDOW_BITS:
+        raise argparse.ArgumentTypeError(f"expected {WINDOW_BITS.start}..{WINDOW_BITS.stop - 1}")
+    return int(text)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="pufferfish_check", description=__doc__)
     parser.add_argument("certificate", help="certificate file (JSON)")
     parser.add_argument("model", nargs="?", help="model file (default: the one it names)")
-    parser.add_argument("--window-bits", type=int, default=16, metavar="N",
-                        choices=WINDOW_BITS, help="programs: noise enumerated down to paths of "
-                        f"mass 2^-N, N in {WINDOW_BITS.start}..{WINDOW_BITS.stop - 1} (default 16)")
+    parser.add_argument("--window-bits", type=window_bits, default=16, metavar="N",
+                        help="programs: noise enumerated down to paths of mass 2^-N, N in "
+                        f"{WINDOW_BITS.start}..{WINDOW_BITS.stop - 1} (default 16)")
     args = parser.parse_args(argv)
     try:
         certificate = parse_json(read_text(Path(args.certificate), "certificate"),
