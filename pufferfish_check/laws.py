@@ -33,12 +33,13 @@ def query_spec(model: Model, spec) -> tuple[str, list[int], object]:
 
 
 def statistic(model: Model, name: str):
-    """``(positions, weight)`` of a sum or count query (``S(D) = Σ weight(D_v)``), else ``None``."""
+    """``(positions, weight, kind)`` of a sum or count query (``S(D) = Σ weight(D_v)``), else
+    ``None``."""
     spec = model.mechanisms.get(name, {})
     kind, positions, counted = query_spec(model, spec["query"]) if "query" in spec else (0, 0, 0)
     if kind == "sum":
-        return positions, lambda x: x
-    return (positions, lambda x: int(key(x) == key(counted))) if kind == "count" else None
+        return positions, lambda x: x, kind
+    return (positions, lambda x: int(key(x) == key(counted)), kind) if kind == "count" else None
 
 
 def answer(kind: str, values: list, counted):

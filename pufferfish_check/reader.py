@@ -7,7 +7,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import re
+import stat
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,26 +18,99 @@ class BadInput(Exception):
     """A file the checker cannot read (exit 2)."""
 
 
+class Rejected(Exception):
+    """The certificate is not accepted (exit 1); the message says which claim and why."""
+
+
+MAX_FILE_BYTES = 256 * 2 ** 20  # a certificate, model, BIF or program file
+MAX_DEPTH = 64  # nesting of JSON arrays and objects
+MAX_NUMBER_CHARS = 20_000  # an exact number's text (digits of numerator and denominator)
+MAX_EXPONENT = 400  # |e| of a decimal "1.5e-3" in a model file
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d{1,6}))?(/\d+)?")
+
+
 def key(value) -> str:
     """One text per JSON value: values that print the same are the same (``true`` is not ``1``)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def number(value, where: str) -> Fraction:
-    try:
-        assert isinstance(value, int | str) and not isinstance(value, bool)
+    """An exact number of a model file: an integer or a text ``"3/8"``, ``"0.25"``, ``"1e-3"``;
+    its size is bounded before it is parsed (``"1e999999999"`` is refused, not computed)."""
+    if isinstance(value, int) and not isinstance(value, bool) and -10 ** 100 < value < 10 ** 100:
         return Fraction(value)
-    except (AssertionError, ValueError, ZeroDivisionError):
+    match = _NUMBER.fullmatch(value.strip()) if isinstance(value, str) else None
+    if not match or len(value) > MAX_NUMBER_CHARS or abs(int(match[4] or 0)) > MAX_EXPONENT:
+        raise BadInput(f"{where}: {value!r:.80} is not an exact number the checker reads "
+                       f"(an integer, p/q or a decimal, |exponent| <= {MAX_EXPONENT}, at most "
+                       f"{MAX_NUMBER_CHARS} characters)")
+    try:
+        return Fraction(value.strip())
+    except (ValueError, ZeroDivisionError):
         raise BadInput(f"{where}: {value!r} is not an exact number") from None
 
 
-def read_json(path: Path):
-    def no_float(text):
-        raise BadInput(f"{path}: a float ({text}) where exact numbers are required")
+def regular_file(path: Path, what: str) -> Path:
+    """``path`` if it names a regular file of at most :data:`MAX_FILE_BYTES`, decided by
+    ``os.stat`` before it is opened (a named pipe would block the reader)."""
     try:
-        return json.loads(path.read_text("utf-8-sig"), parse_float=no_float, parse_constant=no_float)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadInput(f"cannot read {path}: {error}") from None
+        info = os.stat(path)
+    except (OSError, ValueError) as error:
+        raise BadInput(f"cannot read the {what} {path}: {error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise BadInput(f"the {what} {path} is not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise BadInput(f"the {what} {path} has {info.st_size} bytes, more than the checker's "
+                       f"{MAX_FILE_BYTES}")
+    return path
+
+
+def read_bytes(path: Path, what: str) -> bytes:
+    try:
+        with open(regular_file(Path(path), what), "rb") as stream:
+            return stream.read(MAX_FILE_BYTES)
+    except OSError as error:
+        raise BadInput(f"cannot read the {what} {path}: {error}") from None
+
+
+def read_text(path: Path, what: str, encoding: str = "utf-8-sig") -> str:
+    try:
+        return read_bytes(path, what).decode(encoding)
+    except UnicodeDecodeError as error:
+        raise BadInput(f"cannot read the {what} {path}: {error}") from None
+
+
+def depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped), counted
+    without recursion so that a deep text is refused before it is parsed."""
+    deepest = level = 0
+    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
+        c = token[0]
+        level += 1 if c in "[{" else -1 if c in "]}" else 0
+        deepest = max(deepest, level)
+    return deepest
+
+
+def parse_json(text: str, where: str):
+    """A JSON text with exact numbers: a float is refused, nesting and sizes are bounded."""
+    def no_float(token):
+        raise BadInput(f"{where}: a float ({token:.40}) where exact numbers are required")
+
+    def bounded_int(token):
+        if len(token) > 100:
+            raise BadInput(f"{where}: an integer of {len(token)} digits; write it as a text")
+        return int(token)
+    if depth(text) > MAX_DEPTH:
+        raise BadInput(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, parse_float=no_float, parse_constant=no_float,
+                          parse_int=bounded_int)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BadInput(f"cannot read {where}: {error}") from None
+
+
+def read_json(path: Path, what: str = "model file"):
+    return parse_json(read_text(path, what), str(path))
 
 
 class Model:
@@ -155,10 +230,7 @@ def _text(value) -> str:
 def read_bif(path: Path) -> dict:
     """The nodes of a BIF network (variables, and tables as exact decimals), as the written-out
     ``bayesnet`` form: ``{node: {"parents": [...], "cpt": {"a,b": {value: p}}}}``."""
-    try:
-        text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8-sig"))
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error}") from None
+    text = re.sub(r"//[^\n]*", "", read_text(path, "BIF file"))
     values = {m[1]: [v.strip() for v in m[2].split(",")] for m in re.finditer(
         r"variable\s+(\S+)\s*\{[^}]*?\{([^}]*)\}", text)}
     nodes = {}
@@ -168,7 +240,7 @@ def read_bif(path: Path) -> dict:
         for line in filter(None, map(str.strip, m[3].split(";"))):
             row, numbers = re.fullmatch(r"(?:table|\(([^)]*)\))(.*)", line, re.S).groups()
             cpt[",".join(v.strip() for v in (row or "").split(",") if v.strip())] = {
-                v: str(Fraction(n.strip())) for v, n in zip(values[node], numbers.split(","))}
+                v: str(number(n.strip(), str(path))) for v, n in zip(values[node], numbers.split(","))}
         nodes[node] = {"parents": parents, "cpt": cpt}
     return nodes
 

@@ -1,8 +1,9 @@
 """Certificates of an audit: the exact evidence behind each verdict, as JSON that a separate,
 small checker re-derives from the model file (``pufferfish_check``, docs/certificates.md).
 
-A certificate (``"pufferfish_certificate": 1``) names the model file (path and SHA-256) and, for
-each audited mechanism and for the joint release of several:
+A certificate (``"pufferfish_certificate": 1``) names the model file (path and SHA-256), the
+mechanisms audited when only some were requested (``requested_mechanisms``) and, for each audited
+mechanism and for the joint release of several:
 
 * ``datasets``: every dataset of the universe with the mechanism's exact output law (enumerated
   audits and programs; a joint release omits them: its law is the product of its parts' laws);
@@ -113,6 +114,9 @@ def audit_certificate(model: PufferfishModel, audit: ModelAudit, model_file=None
             "holds": audit.holds, "mechanisms": entries}
     if audit.assumptions:  # trusted programs: every verdict above assumes their determinism
         data["assumptions"] = list(audit.assumptions)
+    audited = [m.name for m in chosen]
+    if audited != list(model.mechanisms):  # --mechanism: the checker states the subset
+        data["requested_mechanisms"] = audited
     return data
 
 
