@@ -453,6 +453,9 @@ def _program(path: Path, source: str | None = None) -> tuple[dict, list[Path]]:
 
     def visit(file: Path, text: str | None) -> dict:
         real = file.resolve()
+        if text is None and not real.is_file():  # a named pipe would block the read forever
+            raise Refusal(str(file), 0, "a program that is not a regular file", "its text "
+                          "could change or never end while it is read", "a .py file")
         if real not in done:
             done[real] = {}  # an import cycle sees no names yet (and fails to import)
             order.append(file)

@@ -28,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from pufferfish_check.language import Refusal, check_file
-from pufferfish_check.reader import Rejected, key, number, read_text
+from pufferfish_check.reader import BadInput, Rejected, key, number, read_text
 
 DEFAULT_THRESHOLD = Fraction(1, 2 ** 16)
 WINDOW_BITS = range(16, 65)  # the noise window 2^-N: a wider one would run for hours
@@ -241,6 +241,8 @@ def _check_language(path: Path, spec: dict) -> list[Path]:
     """The program file and its helper modules, after the language check
     (:func:`pufferfish_check.language.check_file`) — skipped for a program the model marks
     ``"trusted": true`` (the acceptance then states the assumption)."""
+    if not path.is_file():  # before anything opens it: a named pipe would block the read
+        raise BadInput(f"the program file {path} is not a regular file")
     if spec.get("trusted") is True:
         return [path]
     try:

@@ -171,18 +171,29 @@ def release(data):
 '''
 
 
-@pytest.fixture(scope="module")
-def program(tmp_path_factory):
-    """A program model and its certificate; the test rewrites the program file."""
-    folder = tmp_path_factory.mktemp("program")
+def _program_certificate(folder: Path, trusted: bool) -> tuple[Path, dict]:
+    """A program model and its certificate; the test rewrites the program file.  ``trusted``:
+    the model marks the program trusted, so the checker runs it without the language check
+    (what stands behind the language: its failures caught, its output silenced)."""
     (folder / "release.py").write_text(CLEAN)
+    spec = {"file": "release.py", "function": "release", **({"trusted": True} if trusted else {})}
     model = {"pufferfish_model": 1, "attributes": ["x"], "domain": [0, 1], "datasets": "all",
              "priors": {"u": {"uniform": True}}, "entry_pairs": True,
-             "mechanisms": {"release": {"program": {"file": "release.py", "function": "release"}}}}
+             "mechanisms": {"release": {"program": spec}}}
     (folder / "release.json").write_text(json.dumps(model))
     data = certify(folder / "release.json")
     (folder / "release.cert.json").write_text(json.dumps(data))
     return folder, data
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    return _program_certificate(tmp_path_factory.mktemp("program"), trusted=False)
+
+
+@pytest.fixture(scope="module")
+def trusted_program(tmp_path_factory):
+    return _program_certificate(tmp_path_factory.mktemp("trusted"), trusted=True)
 
 
 @pytest.mark.parametrize("body, reason", [
@@ -193,8 +204,8 @@ def program(tmp_path_factory):
     ("    try:\n        return laplace(1)\n    except Exception:\n        return 0\n",
      "does not re-derive programs with laplace noise"),
 ])
-def test_a_failing_program_is_a_rejection_with_its_line(program, body, reason, capfd):
-    folder, data = program
+def test_a_failing_program_is_a_rejection_with_its_line(trusted_program, body, reason, capfd):
+    folder, data = trusted_program
     (folder / "release.py").write_text(CLEAN.replace("    return [", body + "    return ["))
     try:
         result = check_certificate(data)
@@ -208,8 +219,8 @@ def test_a_failing_program_is_a_rejection_with_its_line(program, body, reason, c
         (folder / "release.py").write_text(CLEAN)
 
 
-def test_exiting_while_loading_is_a_rejection(program):
-    folder, data = program
+def test_exiting_while_loading_is_a_rejection(trusted_program):
+    folder, data = trusted_program
     (folder / "release.py").write_text("import sys\nsys.exit(0)\n" + CLEAN)
     try:
         assert "line 2: the program raised SystemExit(0) while it loads" in rejected(data)
@@ -217,8 +228,8 @@ def test_exiting_while_loading_is_a_rejection(program):
         (folder / "release.py").write_text(CLEAN)
 
 
-def test_what_a_program_prints_never_reaches_the_output(program, capfd):
-    folder, data = program
+def test_what_a_program_prints_never_reaches_the_output(trusted_program, capfd):
+    folder, data = trusted_program
     noisy = CLEAN.replace("    return [", "    import os\n    print('PRINTED')\n"
                           "    os.write(1, b'WRITTEN')\n    return [")
     (folder / "release.py").write_text(noisy)
@@ -230,33 +241,39 @@ def test_what_a_program_prints_never_reaches_the_output(program, capfd):
         (folder / "release.py").write_text(CLEAN)
 
 
-def test_the_language_check_is_called_before_the_program_is_imported(program, monkeypatch):
-    """``pufferfish_check.language`` (another branch) is called when present; a program the
-    model marks trusted is not checked, and the acceptance states the assumption."""
-    import types
-
+@pytest.mark.parametrize("body, refusal", [
+    ("    raise SystemExit(0)\n", "line 5: raise of this exception is not allowed"),
+    ("    print('PRINTED')\n", "line 5: print() is not allowed"),
+    ("    try:\n        return laplace(1)\n    except Exception:\n        return 0\n",
+     "line 5: try is not allowed"),
+])
+def test_the_language_check_comes_before_the_program_is_imported(program, body, refusal):
+    """A program outside the language is rejected with its line before any of it runs (the
+    checker reads programs by the toolkit's rules, ``pufferfish_check.language``); a program the
+    model marks trusted is run, and the acceptance states the assumption."""
     folder, data = program
-    language = types.ModuleType("pufferfish_check.language")
+    (folder / "release.py").write_text("import os\nos._exit(3)\n" + CLEAN.replace(
+        "    return [", body + "    return ["))
+    try:
+        reason = rejected(data)
+        assert "release.py, line 1: import os is not allowed in a program" in reason \
+            or "line 1: import" in reason, reason
+        (folder / "release.py").write_text(CLEAN.replace("    return [", body + "    return ["))
+        assert refusal in rejected(data)
+    finally:
+        (folder / "release.py").write_text(CLEAN)
 
-    class Refusal(Exception):
-        pass
 
-    def check_file(path, function=None):
-        raise Refusal(f"{path}, line 1: import is not allowed in a program: why; write instead")
-    language.Refusal, language.check_file = Refusal, check_file
-    monkeypatch.setitem(sys.modules, "pufferfish_check.language", language)
-    assert "line 1: import is not allowed in a program" in rejected(data)
-    model = json.loads((folder / "release.json").read_text())
-    model["mechanisms"]["release"]["program"]["trusted"] = True
-    trusted = folder / "trusted.json"
-    trusted.write_text(json.dumps(model))
-    marked = copy.deepcopy(data)
-    marked["model"] = {"file": str(trusted),
-                       "sha256": hashlib.sha256(trusted.read_bytes()).hexdigest()}
-    result = check_certificate(marked)
+def test_a_trusted_program_is_accepted_with_its_assumption(trusted_program):
+    folder, data = trusted_program
+    assert len(data["assumptions"]) == 1
+    result = check_certificate(data)
     assert result.accepted, result.reason
     assert "assuming the program release is a deterministic function of its draws" in \
         result.statement
+    forged = copy.deepcopy(data)
+    del forged["assumptions"]  # a certificate that hides the trust it rests on
+    assert "assumptions: the certificate states 0" in rejected(forged)
 
 
 # --- inputs the checker cannot read: exit 2, a message, no traceback -------------------------
