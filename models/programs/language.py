@@ -348,6 +348,7 @@ class FrozenDict(dict):
     """
 
     def _refused(self, *args, **kwargs):
+        """Refused: a change of a program's argument would outlive the run."""
         raise TypeError("an argument of a program cannot be changed: a change would outlive "
                         "the run (copy it with dict(...) first)")
 
